@@ -1,0 +1,1096 @@
+//===- sonde/sonde.h - The probe-site API of libsonde -----------*- C++ -*-===//
+//
+// The only header a probe site needs. Everything here is on the hot path of
+// an instrumented program: recording an event is a timestamp read, a few
+// stores into a per-thread ring buffer and one release store. No lock, no
+// allocation, no formatting, no system call; anything slow (registration,
+// the first event of a thread, a full buffer) is out of line in libsonde.
+//
+// Hand-written use (what DFTracer's decorators and context managers are in
+// Python):
+//
+//   void Net::forward() {
+//     SONDE_REGION("compute.forward", "forward");    // RAII: closes on exit
+//     ...
+//     SONDE_WATCH("loss", Loss);                      // a value, now
+//   }
+//
+// Instrumented code (from sonde-rewrite or the plugin) uses the same types
+// with a static site descriptor per probe site, see `sonde::Site`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SONDE_SONDE_H
+#define SONDE_SONDE_H
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
+
+#if defined(__GNUC__)
+#define SONDE_LIKELY(X) __builtin_expect(!!(X), 1)
+#define SONDE_UNLIKELY(X) __builtin_expect(!!(X), 0)
+#define SONDE_ALWAYS_INLINE inline __attribute__((always_inline))
+#define SONDE_NOINLINE __attribute__((noinline))
+#else
+#define SONDE_LIKELY(X) (X)
+#define SONDE_UNLIKELY(X) (X)
+#define SONDE_ALWAYS_INLINE inline
+#define SONDE_NOINLINE
+#endif
+
+namespace sonde {
+
+//===----------------------------------------------------------------------===//
+// Static site descriptors
+//===----------------------------------------------------------------------===//
+
+/// What a probe site records.
+enum class SiteKind : uint8_t {
+  Region = 1,  ///< something with a duration (RAII or begin/end)
+  Instant = 2, ///< a point in time
+  Watch = 3,   ///< a value at a point in time
+  Loop = 4,    ///< iterations of a loop: `<name>.iter` and `<name>.block`
+  Frame = 5,   ///< a context frame (`A` in `A > B > x`): records nothing
+};
+
+/// Site flags, fixed at compile time.
+enum SiteFlags : uint8_t {
+  /// `enabled: false` in the spec: compiled in, off until enabled at run time.
+  OffByDefault = 1,
+  /// `mode: instant`: a region recorded as a start and a stop instant.
+  InstantMode = 2,
+  /// `context: true`: the site's args apply to every nested record.
+  ContextArgs = 4,
+};
+
+/// The static facts of one probe site. Instrumentation emits one per site as
+/// a function-local `static`, which is constant-initialized (no guard, no
+/// constructor at run time); records carry only the site's id.
+///
+/// All strings must outlive the program (string literals).
+struct Site {
+  constexpr Site(SiteKind Kind, const char *Category, const char *Name,
+                 const char *File, uint32_t Line, const char *Function,
+                 uint64_t StableId = 0, uint8_t Flags = 0,
+                 const char *Args = "", const char *Type = "") noexcept
+      : Kind(Kind), Flags(Flags), Line(Line), Category(Category), Name(Name),
+        File(File), Function(Function), Args(Args), Type(Type),
+        StableId(StableId) {}
+  Site(const Site &) = delete;
+  Site &operator=(const Site &) = delete;
+
+  SiteKind Kind;
+  uint8_t Flags;
+  uint32_t Line;
+  const char *Category; ///< `compute.forward`, `compute`, `user.x`
+  const char *Name;     ///< the event name
+  const char *File;     ///< the original source file
+  const char *Function; ///< the qualified name of the enclosing function
+  const char *Args;     ///< comma-separated arg names: "epoch,step"
+  const char *Type;     ///< the watched type as written, or ""
+  uint64_t StableId;    ///< the plan's id (0 for hand-written sites)
+
+  /// Run-time state, written by the registry (any thread, under its lock)
+  /// and read by probes with relaxed loads: 0 = not registered yet; else the
+  /// dense id in the low bits and `OnBit` when the site records.
+  mutable std::atomic<uint32_t> State{0};
+  static constexpr uint32_t OnBit = 1u << 31;
+  static constexpr uint32_t IdMask = OnBit - 1;
+};
+
+//===----------------------------------------------------------------------===//
+// The raw record layout in the per-thread ring (host byte order)
+//===----------------------------------------------------------------------===//
+
+namespace rt {
+
+/// Record types in the ring. The writer turns them into the compact file
+/// encoding described in docs/trace-format.md.
+enum class RecType : uint8_t {
+  Pad = 0,       ///< filler up to the end of the ring
+  Region = 1,    ///< header, end tsc, start tsc; Aux = nesting level
+  RegionIt = 2,  ///< as Region, then a u64 iteration index
+  Instant = 3,   ///< header, tsc; Aux = 0 plain, 1 start, 2 stop
+  Watch = 4,     ///< header, tsc, then a raw value (Aux 0), or Aux =
+                 ///< 0x80 | ValueTag and an 8-byte scalar
+  CtxPush = 5,   ///< header, tsc, Aux = value count, raw values
+  CtxPop = 6,    ///< header, tsc
+};
+
+/// Every record starts with this, and every record size is a multiple of 8
+/// so that a Pad header always fits at the end of the ring.
+struct RecHeader {
+  uint16_t Size; ///< bytes, header included
+  RecType Type;
+  uint8_t Aux;
+  uint32_t Site; ///< dense site id
+};
+static_assert(sizeof(RecHeader) == 8, "record header is one word");
+
+/// Tags of the raw value encoding used by watches and args.
+enum class ValueTag : uint8_t {
+  Null = 0,
+  False = 1,
+  True = 2,
+  Int = 3,    ///< int64
+  UInt = 4,   ///< uint64
+  Float = 5,  ///< double
+  String = 6, ///< u16 length, bytes
+  Key = 7,    ///< a `const char *` to a string literal (object keys)
+  Object = 8, ///< u16 count, then count (Key, value) pairs
+  Array = 9,  ///< u32 count, then count values
+  Truncated = 10, ///< the value did not fit; what came before is kept
+};
+
+constexpr uint32_t MaxDepth = 128;       ///< regions tracked per thread
+constexpr uint32_t MaxFrameSites = 8192; ///< context frames tracked by id
+constexpr uint32_t MaxStringBytes = 256; ///< string values are capped
+
+struct OpenRegion {
+  uint32_t Site;
+  uint32_t HasArgs;
+  uint64_t Start;
+};
+
+/// Per-thread state. One thread (the owner) writes everything above
+/// `Consumed`; the writer thread writes `Consumed` only.
+struct alignas(64) ThreadState {
+  // --- Written by the owning thread only. ---------------------------------
+  std::atomic<uint64_t> Published{0}; ///< bytes made visible to the writer
+  uint64_t Head = 0;                  ///< bytes reserved so far
+  uint64_t Limit = 0;  ///< Head may grow to this without a slow-path check
+  char *Data = nullptr;
+  uint64_t Mask = 0;   ///< ring size - 1 (a power of two)
+  uint32_t Depth = 0;  ///< open regions (may exceed MaxDepth)
+  uint32_t Index = 0;  ///< the thread's number in this process
+  std::atomic<uint64_t> Dropped{0}; ///< records lost to a full ring
+  OpenRegion *Stack = nullptr;      ///< MaxDepth entries
+  uint16_t *Frames = nullptr;       ///< MaxFrameSites activation counts
+
+  // --- Written by the writer thread only. ---------------------------------
+  alignas(64) std::atomic<uint64_t> Consumed{0};
+};
+
+namespace detail {
+
+/// The calling thread's state, or null before its first event. Initial-exec
+/// TLS: one `mov %fs:` in the executable and in libraries loaded at start.
+extern __thread ThreadState *Current __attribute__((tls_model("initial-exec")));
+
+/// Slow paths, out of line in libsonde.
+ThreadState *attachThread() noexcept;
+uint32_t registerSite(const Site &S) noexcept;
+char *reserveSlow(ThreadState *T, uint32_t Bytes) noexcept;
+/// Nanoseconds from CLOCK_MONOTONIC where there is no cycle counter.
+uint64_t clockFallback() noexcept;
+
+/// The site's dense id if it records now, else 0. Registers it on first use.
+SONDE_ALWAYS_INLINE uint32_t activeId(const Site &S) noexcept {
+  uint32_t St = S.State.load(std::memory_order_relaxed);
+  if (SONDE_LIKELY(St & Site::OnBit))
+    return St & Site::IdMask;
+  if (St != 0)
+    return 0; // registered and off
+  return registerSite(S);
+}
+
+SONDE_ALWAYS_INLINE ThreadState *thread() noexcept {
+  ThreadState *T = Current;
+  if (SONDE_UNLIKELY(!T))
+    T = attachThread();
+  return T;
+}
+
+/// Reserves `Bytes` (a multiple of 8) in the ring, or returns null when the
+/// record must be dropped. Pair with commit().
+SONDE_ALWAYS_INLINE char *reserve(ThreadState *T, uint32_t Bytes) noexcept {
+  if (SONDE_LIKELY(T->Head + Bytes <= T->Limit))
+    return T->Data + (T->Head & T->Mask);
+  return reserveSlow(T, Bytes);
+}
+
+/// Publishes a reserved record to the writer thread.
+SONDE_ALWAYS_INLINE void commit(ThreadState *T, uint32_t Bytes) noexcept {
+  T->Head += Bytes;
+  // Release: the record's bytes are visible before the writer sees Head.
+  T->Published.store(T->Head, std::memory_order_release);
+}
+
+SONDE_ALWAYS_INLINE void putHeader(char *P, uint16_t Size, RecType Type,
+                                   uint8_t Aux, uint32_t Site) noexcept {
+  RecHeader H{Size, Type, Aux, Site};
+  std::memcpy(P, &H, sizeof H);
+}
+
+SONDE_ALWAYS_INLINE void put64(char *P, uint64_t V) noexcept {
+  std::memcpy(P, &V, sizeof V);
+}
+
+} // namespace detail
+} // namespace rt
+
+//===----------------------------------------------------------------------===//
+// The clock
+//===----------------------------------------------------------------------===//
+
+/// The raw timestamp: the TSC where there is one. Converted to nanoseconds
+/// off the hot path, with anchors the writer records in the trace.
+SONDE_ALWAYS_INLINE uint64_t now() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  return __rdtsc();
+#elif defined(__aarch64__)
+  uint64_t V;
+  asm volatile("mrs %0, cntvct_el0" : "=r"(V));
+  return V;
+#else
+  return rt::detail::clockFallback();
+#endif
+}
+
+//===----------------------------------------------------------------------===//
+// Values: watches and args
+//===----------------------------------------------------------------------===//
+
+/// Writes one value in the raw encoding into a bounded buffer. Used by
+/// `ValueTraits` specializations; every call checks the bound, and a value
+/// that does not fit ends with a `Truncated` tag instead of overflowing.
+class ValueWriter {
+public:
+  ValueWriter(char *Begin, char *End) noexcept : Cur(Begin), End(End) {}
+
+  void null() noexcept { tag(rt::ValueTag::Null); }
+  void boolean(bool V) noexcept {
+    tag(V ? rt::ValueTag::True : rt::ValueTag::False);
+  }
+  void integer(int64_t V) noexcept { scalar(rt::ValueTag::Int, V); }
+  void unsignedInteger(uint64_t V) noexcept { scalar(rt::ValueTag::UInt, V); }
+  void floating(double V) noexcept { scalar(rt::ValueTag::Float, V); }
+  /// Copies at most rt::MaxStringBytes bytes.
+  void string(const char *S, size_t N) noexcept {
+    if (N > rt::MaxStringBytes)
+      N = rt::MaxStringBytes;
+    if (!room(3 + N))
+      return;
+    *Cur++ = static_cast<char>(rt::ValueTag::String);
+    uint16_t Len = static_cast<uint16_t>(N);
+    std::memcpy(Cur, &Len, 2);
+    std::memcpy(Cur + 2, S, N);
+    Cur += 2 + N;
+  }
+  /// An object of `Count` members; each member is key() then a value.
+  void object(uint16_t Count) noexcept { counted(rt::ValueTag::Object, Count); }
+  /// `Key` must be a string literal: only the pointer is recorded.
+  void key(const char *Key) noexcept {
+    scalar(rt::ValueTag::Key, reinterpret_cast<uintptr_t>(Key));
+  }
+  void array(uint32_t Count) noexcept { counted(rt::ValueTag::Array, Count); }
+
+  char *position() const noexcept { return Cur; }
+  bool truncated() const noexcept { return Full; }
+
+private:
+  bool room(size_t N) noexcept {
+    // Keep one byte for the Truncated tag.
+    if (!Full && static_cast<size_t>(End - Cur) >= N + 1)
+      return true;
+    if (!Full && Cur < End)
+      *Cur++ = static_cast<char>(rt::ValueTag::Truncated);
+    Full = true;
+    return false;
+  }
+  void tag(rt::ValueTag T) noexcept {
+    if (room(1))
+      *Cur++ = static_cast<char>(T);
+  }
+  template <class T> void scalar(rt::ValueTag Tag, T V) noexcept {
+    if (!room(1 + sizeof V))
+      return;
+    *Cur++ = static_cast<char>(Tag);
+    std::memcpy(Cur, &V, sizeof V);
+    Cur += sizeof V;
+  }
+  template <class T> void counted(rt::ValueTag Tag, T N) noexcept {
+    scalar(Tag, N);
+  }
+
+  char *Cur;
+  char *End;
+  bool Full = false;
+};
+
+/// The customization point for watched and arg values. Specialize it for a
+/// type of yours:
+///
+///   template <> struct sonde::ValueTraits<Point> {
+///     static constexpr size_t MaxBytes = 64;    // bound of the raw encoding
+///     static void write(sonde::ValueWriter &W, const Point &P) {
+///       W.object(2);
+///       W.key("x"); W.floating(P.X);
+///       W.key("y"); W.floating(P.Y);
+///     }
+///   };
+///
+/// `write` runs on the recording thread: keep it cheap and allocation-free.
+/// sonde/torch.h specializes it for tensors.
+template <class T, class Enable = void> struct ValueTraits;
+
+template <class T>
+struct ValueTraits<T, std::enable_if_t<std::is_same<T, bool>::value>> {
+  static constexpr size_t MaxBytes = 1;
+  static void write(ValueWriter &W, bool V) noexcept { W.boolean(V); }
+};
+
+template <class T>
+struct ValueTraits<T, std::enable_if_t<std::is_integral<T>::value &&
+                                       !std::is_same<T, bool>::value>> {
+  static constexpr size_t MaxBytes = 9;
+  static void write(ValueWriter &W, T V) noexcept {
+    if (std::is_signed<T>::value)
+      W.integer(static_cast<int64_t>(V));
+    else
+      W.unsignedInteger(static_cast<uint64_t>(V));
+  }
+};
+
+template <class T>
+struct ValueTraits<T, std::enable_if_t<std::is_floating_point<T>::value>> {
+  static constexpr size_t MaxBytes = 9;
+  static void write(ValueWriter &W, T V) noexcept {
+    W.floating(static_cast<double>(V));
+  }
+};
+
+/// Enums are recorded as their underlying integer.
+template <class T>
+struct ValueTraits<T, std::enable_if_t<std::is_enum<T>::value>> {
+  static constexpr size_t MaxBytes = 9;
+  static void write(ValueWriter &W, T V) noexcept {
+    ValueTraits<std::underlying_type_t<T>>::write(
+        W, static_cast<std::underlying_type_t<T>>(V));
+  }
+};
+
+template <> struct ValueTraits<std::string_view> {
+  static constexpr size_t MaxBytes = 3 + rt::MaxStringBytes;
+  static void write(ValueWriter &W, std::string_view V) noexcept {
+    W.string(V.data(), V.size());
+  }
+};
+
+template <> struct ValueTraits<std::string> {
+  static constexpr size_t MaxBytes = 3 + rt::MaxStringBytes;
+  static void write(ValueWriter &W, const std::string &V) noexcept {
+    W.string(V.data(), V.size());
+  }
+};
+
+template <> struct ValueTraits<const char *> {
+  static constexpr size_t MaxBytes = 3 + rt::MaxStringBytes;
+  static void write(ValueWriter &W, const char *V) noexcept {
+    if (!V)
+      return W.null();
+    W.string(V, strnlen(V, rt::MaxStringBytes));
+  }
+};
+template <> struct ValueTraits<char *> : ValueTraits<const char *> {};
+template <size_t N> struct ValueTraits<char[N]> : ValueTraits<const char *> {};
+template <size_t N>
+struct ValueTraits<const char[N]> : ValueTraits<const char *> {};
+
+/// Pointers other than strings are recorded as an address.
+template <class T>
+struct ValueTraits<T *, std::enable_if_t<!std::is_same<
+                            std::remove_cv_t<T>, char>::value>> {
+  static constexpr size_t MaxBytes = 9;
+  static void write(ValueWriter &W, const T *V) noexcept {
+    W.unsignedInteger(reinterpret_cast<uintptr_t>(V));
+  }
+};
+
+namespace rt {
+namespace detail {
+
+template <class T> using Traits = ValueTraits<std::decay_t<T>>;
+
+/// Raw bytes a value may take, including the Truncated tag, rounded up.
+template <class T> constexpr size_t maxBytes() {
+  return Traits<T>::MaxBytes + 1;
+}
+
+constexpr uint32_t align8(size_t N) {
+  return static_cast<uint32_t>((N + 7) & ~size_t(7));
+}
+
+template <class... Ts> constexpr size_t sumMaxBytes() {
+  size_t Sum = 0;
+  for (size_t B : {size_t(0), maxBytes<Ts>()...})
+    Sum += B;
+  return Sum;
+}
+
+/// Writes a context record: the values of a site's args, in order.
+template <class... Ts>
+void pushArgs(ThreadState *T, uint32_t Id, uint64_t Tsc,
+              const Ts &...Vs) noexcept {
+  constexpr uint32_t Max = align8(16 + sumMaxBytes<Ts...>());
+  static_assert(Max < 65536, "args too large for one record");
+  char *P = reserve(T, Max);
+  if (!P)
+    return;
+  ValueWriter W(P + 16, P + Max);
+  (Traits<Ts>::write(W, Vs), ...);
+  uint32_t Size = align8(W.position() - P);
+  putHeader(P, static_cast<uint16_t>(Size), RecType::CtxPush,
+            static_cast<uint8_t>(sizeof...(Ts)), Id);
+  put64(P + 8, Tsc);
+  commit(T, Size);
+}
+
+SONDE_ALWAYS_INLINE void popArgs(ThreadState *T, uint32_t Id,
+                                 uint64_t Tsc) noexcept {
+  if (char *P = reserve(T, 16)) {
+    putHeader(P, 16, RecType::CtxPop, 0, Id);
+    put64(P + 8, Tsc);
+    commit(T, 16);
+  }
+}
+
+/// Opens a region on the thread's shadow stack (what a crash reports as
+/// unfinished, and where the nesting level comes from).
+SONDE_ALWAYS_INLINE void open(ThreadState *T, uint32_t Id, uint64_t Start,
+                              bool HasArgs = false) noexcept {
+  uint32_t D = T->Depth++;
+  if (SONDE_LIKELY(D < MaxDepth))
+    T->Stack[D] = OpenRegion{Id, HasArgs, Start};
+}
+
+/// Closes the innermost region and records it.
+SONDE_ALWAYS_INLINE void close(ThreadState *T, uint64_t End,
+                               uint64_t Iteration = ~uint64_t(0)) noexcept {
+  uint32_t D = --T->Depth;
+  if (SONDE_UNLIKELY(D >= MaxDepth))
+    return;
+  const OpenRegion &R = T->Stack[D];
+  uint8_t Level = D < 255 ? static_cast<uint8_t>(D) : 255;
+  if (Iteration == ~uint64_t(0)) {
+    if (char *P = reserve(T, 24)) {
+      putHeader(P, 24, RecType::Region, Level, R.Site);
+      put64(P + 8, End);
+      put64(P + 16, R.Start);
+      commit(T, 24);
+    }
+  } else if (char *P = reserve(T, 32)) {
+    putHeader(P, 32, RecType::RegionIt, Level, R.Site);
+    put64(P + 8, End);
+    put64(P + 16, R.Start);
+    put64(P + 24, Iteration);
+    commit(T, 32);
+  }
+  if (SONDE_UNLIKELY(R.HasArgs))
+    popArgs(T, R.Site, End);
+}
+
+} // namespace detail
+} // namespace rt
+
+//===----------------------------------------------------------------------===//
+// Probes
+//===----------------------------------------------------------------------===//
+
+/// Records a point in time.
+SONDE_ALWAYS_INLINE void instant(const Site &S) noexcept {
+  uint32_t Id = rt::detail::activeId(S);
+  if (!Id)
+    return;
+  rt::ThreadState *T = rt::detail::thread();
+  if (char *P = rt::detail::reserve(T, 16)) {
+    rt::detail::putHeader(P, 16, rt::RecType::Instant, 0, Id);
+    rt::detail::put64(P + 8, now());
+    rt::detail::commit(T, 16);
+  }
+}
+
+/// Records a value of any type with a `ValueTraits` specialization.
+template <class T> inline void watch(const Site &S, const T &V) noexcept {
+  uint32_t Id = rt::detail::activeId(S);
+  if (!Id)
+    return;
+  rt::ThreadState *Th = rt::detail::thread();
+  uint64_t Tsc = now();
+  constexpr uint32_t Max = rt::detail::align8(16 + rt::detail::maxBytes<T>());
+  char *P = rt::detail::reserve(Th, Max);
+  if (!P)
+    return;
+  ValueWriter W(P + 16, P + Max);
+  rt::detail::Traits<T>::write(W, V);
+  uint32_t Size = rt::detail::align8(W.position() - P);
+  // Aux 0: a structured value follows the time (scalars use watchScalar).
+  rt::detail::putHeader(P, static_cast<uint16_t>(Size), rt::RecType::Watch, 0,
+                        Id);
+  rt::detail::put64(P + 8, Tsc);
+  rt::detail::commit(Th, Size);
+}
+
+/// The fast path for the commonest watch: one fixed-size record.
+template <class T>
+SONDE_ALWAYS_INLINE std::enable_if_t<std::is_arithmetic<T>::value>
+watchScalar(const Site &S, T V) noexcept {
+  uint32_t Id = rt::detail::activeId(S);
+  if (!Id)
+    return;
+  rt::ThreadState *Th = rt::detail::thread();
+  if (char *P = rt::detail::reserve(Th, 24)) {
+    rt::ValueTag Tag;
+    uint64_t Bits;
+    if constexpr (std::is_floating_point<T>::value) {
+      double D = static_cast<double>(V);
+      std::memcpy(&Bits, &D, 8);
+      Tag = rt::ValueTag::Float;
+    } else if constexpr (std::is_same<T, bool>::value) {
+      Bits = 0;
+      Tag = V ? rt::ValueTag::True : rt::ValueTag::False;
+    } else if constexpr (std::is_signed<T>::value) {
+      Bits = static_cast<uint64_t>(static_cast<int64_t>(V));
+      Tag = rt::ValueTag::Int;
+    } else {
+      Bits = static_cast<uint64_t>(V);
+      Tag = rt::ValueTag::UInt;
+    }
+    // A scalar watch keeps its tag in Aux and its 8 bytes after the time.
+    rt::detail::putHeader(P, 24, rt::RecType::Watch,
+                          static_cast<uint8_t>(0x80 | static_cast<int>(Tag)),
+                          Id);
+    rt::detail::put64(P + 8, now());
+    rt::detail::put64(P + 16, Bits);
+    rt::detail::commit(Th, 24);
+  }
+}
+
+/// Scalars take the fixed-size path; everything else goes through
+/// ValueTraits.
+template <class T>
+SONDE_ALWAYS_INLINE std::enable_if_t<std::is_arithmetic<T>::value>
+watchScalarOr(const Site &S, const T &V) noexcept {
+  watchScalar(S, V);
+}
+template <class T>
+inline std::enable_if_t<!std::is_arithmetic<T>::value>
+watchScalarOr(const Site &S, const T &V) noexcept {
+  watch(S, V);
+}
+
+/// An RAII region: opens at construction, closes (and records) at
+/// destruction, on every exit path. Optional args are recorded at entry and
+/// apply to nested records when the site has `ContextArgs`.
+class Region {
+public:
+  SONDE_ALWAYS_INLINE explicit Region(const Site &S) noexcept {
+    uint32_t Id = rt::detail::activeId(S);
+    if (!Id)
+      return;
+    T = rt::detail::thread();
+    rt::detail::open(T, Id, now());
+  }
+  template <class... Args>
+  Region(const Site &S, const Args &...Vs) noexcept {
+    uint32_t Id = rt::detail::activeId(S);
+    if (!Id)
+      return;
+    T = rt::detail::thread();
+    uint64_t Tsc = now();
+    rt::detail::pushArgs(T, Id, Tsc, Vs...);
+    rt::detail::open(T, Id, Tsc, /*HasArgs=*/true);
+  }
+  SONDE_ALWAYS_INLINE ~Region() {
+    if (T)
+      rt::detail::close(T, now());
+  }
+  Region(const Region &) = delete;
+  Region &operator=(const Region &) = delete;
+
+private:
+  rt::ThreadState *T = nullptr;
+};
+
+/// `mode: instant`: a start and a stop instant instead of one region.
+class InstantRegion {
+public:
+  explicit InstantRegion(const Site &S) noexcept {
+    Id = rt::detail::activeId(S);
+    if (Id)
+      mark(1);
+  }
+  ~InstantRegion() {
+    if (Id)
+      mark(2);
+  }
+  InstantRegion(const InstantRegion &) = delete;
+  InstantRegion &operator=(const InstantRegion &) = delete;
+
+private:
+  void mark(uint8_t Which) noexcept {
+    rt::ThreadState *T = rt::detail::thread();
+    if (char *P = rt::detail::reserve(T, 16)) {
+      rt::detail::putHeader(P, 16, rt::RecType::Instant, Which, Id);
+      rt::detail::put64(P + 8, now());
+      rt::detail::commit(T, 16);
+    }
+  }
+  uint32_t Id;
+};
+
+/// DFTracer's hook style: begin() and end() in the same thread, properly
+/// nested with other regions.
+struct RegionHandle {
+  rt::ThreadState *T = nullptr;
+  uint32_t Depth = 0;
+};
+
+inline RegionHandle begin(const Site &S) noexcept {
+  uint32_t Id = rt::detail::activeId(S);
+  if (!Id)
+    return {};
+  rt::ThreadState *T = rt::detail::thread();
+  RegionHandle H{T, T->Depth};
+  rt::detail::open(T, Id, now());
+  return H;
+}
+
+/// Closes the region `H` and any region left open inside it.
+inline void end(RegionHandle &H) noexcept {
+  if (!H.T)
+    return;
+  uint64_t End = now();
+  while (H.T->Depth > H.Depth)
+    rt::detail::close(H.T, End);
+  H.T = nullptr;
+}
+
+/// A context frame (`A` in `A > B > x`): while one is alive on a thread,
+/// `inFrame(A)` is true there. Records nothing.
+class Frame {
+public:
+  SONDE_ALWAYS_INLINE explicit Frame(const Site &S) noexcept {
+    uint32_t St = S.State.load(std::memory_order_relaxed);
+    if (SONDE_UNLIKELY(St == 0))
+      St = (rt::detail::registerSite(S),
+            S.State.load(std::memory_order_relaxed));
+    uint32_t Id = St & Site::IdMask;
+    if (Id >= rt::MaxFrameSites)
+      return;
+    Slot = &rt::detail::thread()->Frames[Id];
+    ++*Slot;
+  }
+  ~Frame() {
+    if (Slot)
+      --*Slot;
+  }
+  Frame(const Frame &) = delete;
+  Frame &operator=(const Frame &) = delete;
+
+private:
+  uint16_t *Slot = nullptr;
+};
+
+/// True while a Frame of site `S` is alive on this thread.
+SONDE_ALWAYS_INLINE bool inFrame(const Site &S) noexcept {
+  uint32_t Id = S.State.load(std::memory_order_relaxed) & Site::IdMask;
+  rt::ThreadState *T = rt::detail::Current;
+  return Id && Id < rt::MaxFrameSites && T && T->Frames[Id] != 0;
+}
+
+/// `every: N`: true on every Nth call from the same thread (the 1st, the
+/// N+1th, ...). `Counter` is a `static thread_local` of the site.
+SONDE_ALWAYS_INLINE bool every(uint32_t &Counter, uint32_t N) noexcept {
+  uint32_t C = Counter++;
+  if (Counter == N)
+    Counter = 0;
+  return C == 0;
+}
+
+/// A loop whose iterations are recorded: the rewriter declares one before
+/// the loop statement, and an Iteration at the top of the loop body.
+class Loop {
+public:
+  explicit Loop(const Site &S) noexcept : S(S) {}
+  const Site &S;
+  uint64_t Next = 0; ///< the index the next iteration gets
+};
+
+/// One iteration of a Loop: `<name>.block` with its index.
+class Iteration {
+public:
+  SONDE_ALWAYS_INLINE explicit Iteration(Loop &L) noexcept
+      : Index(L.Next++) {
+    uint32_t Id = rt::detail::activeId(L.S);
+    if (!Id)
+      return;
+    T = rt::detail::thread();
+    rt::detail::open(T, Id, now());
+  }
+  SONDE_ALWAYS_INLINE ~Iteration() {
+    if (T)
+      rt::detail::close(T, now(), Index);
+  }
+  Iteration(const Iteration &) = delete;
+  Iteration &operator=(const Iteration &) = delete;
+
+private:
+  rt::ThreadState *T = nullptr;
+  uint64_t Index;
+};
+
+/// Wraps a range so that a range-for over it records, per iteration,
+/// `Fetch` (advancing and dereferencing the iterator: `<name>.iter`) and
+/// `Body` (the loop body: `<name>.block`), as DFTracer's `.iter()`:
+///
+///   for (auto &Batch : sonde::iterate(FetchSite, BlockSite, *Loader))
+///
+/// An rvalue range is moved into the wrapper, so `for (x : make())` keeps
+/// its temporary alive exactly as the plain loop does.
+template <class R> class Iterated {
+  using Inner = decltype(std::begin(std::declval<R &>()));
+  using InnerEnd = decltype(std::end(std::declval<R &>()));
+
+public:
+  Iterated(const Site &Fetch, const Site &Body, R &&Range) noexcept
+      : Range(std::forward<R>(Range)), Fetch(Fetch), Body(Body) {}
+  ~Iterated() { closeBody(); }
+  Iterated(const Iterated &) = delete;
+  Iterated &operator=(const Iterated &) = delete;
+
+  class iterator {
+  public:
+    iterator(Inner It, Iterated *Owner) : It(std::move(It)), Owner(Owner) {}
+    decltype(auto) operator*() {
+      decltype(auto) V = *It;
+      Owner->fetched();
+      return V;
+    }
+    iterator &operator++() {
+      Owner->closeBody();
+      Owner->FetchStart = now();
+      ++It;
+      return *this;
+    }
+    template <class E> bool operator!=(const E &End) const {
+      return It != End;
+    }
+
+  private:
+    Inner It;
+    Iterated *Owner;
+  };
+
+  iterator begin() {
+    FetchStart = now();
+    return iterator(std::begin(Range), this);
+  }
+  InnerEnd end() { return std::end(Range); }
+
+private:
+  void fetched() noexcept {
+    uint64_t Tsc = now();
+    if (uint32_t Id = rt::detail::activeId(Fetch)) {
+      rt::ThreadState *T = rt::detail::thread();
+      rt::detail::open(T, Id, FetchStart);
+      rt::detail::close(T, Tsc, Index);
+    }
+    if (uint32_t Id = rt::detail::activeId(Body)) {
+      BodyThread = rt::detail::thread();
+      rt::detail::open(BodyThread, Id, Tsc);
+    }
+  }
+  void closeBody() noexcept {
+    if (BodyThread) {
+      rt::detail::close(BodyThread, now(), Index);
+      BodyThread = nullptr;
+    }
+    ++Index;
+  }
+
+  R Range;
+  const Site &Fetch;
+  const Site &Body;
+  uint64_t FetchStart = 0;
+  uint64_t Index = 0;
+  rt::ThreadState *BodyThread = nullptr;
+};
+
+/// Deduces whether to keep the range by reference (lvalue) or by value.
+template <class R>
+Iterated<R> iterate(const Site &Fetch, const Site &Body, R &&Range) noexcept {
+  return Iterated<R>(Fetch, Body, std::forward<R>(Range));
+}
+
+//===----------------------------------------------------------------------===//
+// Control (slow; any thread)
+//===----------------------------------------------------------------------===//
+
+/// Turns on or off every site whose category is `Category` or below it
+/// (`compute` covers `compute.forward`), or all with "all". Overrides the
+/// compiled-in default; SONDE_ENABLE / SONDE_DISABLE apply at start.
+void enable(const char *Category) noexcept;
+void disable(const char *Category) noexcept;
+/// Forces one probe on or off by its event name (or `category/name`).
+void setProbeEnabled(const char *Name, bool On) noexcept;
+/// Writes everything recorded so far to the trace file and returns.
+void flush() noexcept;
+/// The trace file of this process ("" before the first event).
+const char *traceFile() noexcept;
+/// Names the calling thread in the trace.
+void setThreadName(const char *Name) noexcept;
+
+} // namespace sonde
+
+//===----------------------------------------------------------------------===//
+// Rewriter support (written by the engine's owner, rewriter/; header-only)
+//
+// What sonde-rewrite and the plugin insert beyond the API above: regions
+// guarded by a run-time condition (context frames, `when`, `every`) that can
+// also close early (`!A, !!B` ranges), exit hooks (`#exit`, `#error`), the
+// pass-through of `#value`, instants and watches that carry captures. Same
+// hot-path rules as the rest of this header.
+//===----------------------------------------------------------------------===//
+
+#include <exception>
+
+namespace sonde {
+
+/// Whether `T` has a ValueTraits specialization (watches of other types
+/// compile to nothing, so `*` and `$x` can match every local).
+template <class T, class = void> struct Recordable : std::false_type {};
+template <class T>
+struct Recordable<T, std::void_t<decltype(ValueTraits<T>::MaxBytes)>>
+    : std::true_type {};
+
+/// Watches `V` if its type is recordable; else does nothing.
+template <class T>
+SONDE_ALWAYS_INLINE void watchAny(const Site &S, const T &V) noexcept {
+  if constexpr (Recordable<std::decay_t<T>>::value)
+    watchScalarOr(S, V);
+}
+
+namespace rt {
+namespace detail {
+SONDE_ALWAYS_INLINE void mark(ThreadState *T, uint8_t Which, uint32_t Id,
+                              uint64_t Tsc) noexcept {
+  if (char *P = reserve(T, 16)) {
+    putHeader(P, 16, RecType::Instant, Which, Id);
+    put64(P + 8, Tsc);
+    commit(T, 16);
+  }
+}
+} // namespace detail
+} // namespace rt
+
+/// A region that records only when `On`, with optional args (recorded at
+/// entry, as Region does). Honours `mode: instant` through the site's flags.
+/// `close()` ends it early (the `!!B` of a range) when it is the innermost
+/// open region; otherwise it ends at scope exit.
+class CondRegion {
+public:
+  template <class... Args>
+  SONDE_ALWAYS_INLINE CondRegion(bool On, const Site &S,
+                                 const Args &...Vs) noexcept {
+    if (!On)
+      return;
+    uint32_t I = rt::detail::activeId(S);
+    if (!I)
+      return;
+    T = rt::detail::thread();
+    Id = I;
+    Depth = T->Depth;
+    uint64_t Tsc = now();
+    if constexpr (sizeof...(Args) > 0) {
+      rt::detail::pushArgs(T, Id, Tsc, Vs...);
+      HasArgs = true;
+    }
+    if (S.Flags & InstantMode) {
+      Instant = true;
+      rt::detail::mark(T, 1, Id, Tsc);
+      return;
+    }
+    rt::detail::open(T, Id, Tsc, HasArgs);
+  }
+  SONDE_ALWAYS_INLINE ~CondRegion() { end(); }
+  /// Ends the region now if nothing opened after it is still open.
+  SONDE_ALWAYS_INLINE void close() noexcept {
+    if (T && (Instant || T->Depth == Depth + 1))
+      end();
+  }
+  CondRegion(const CondRegion &) = delete;
+  CondRegion &operator=(const CondRegion &) = delete;
+
+private:
+  SONDE_ALWAYS_INLINE void end() noexcept {
+    if (!T)
+      return;
+    uint64_t Tsc = now();
+    if (Instant) {
+      rt::detail::mark(T, 2, Id, Tsc);
+      if (HasArgs)
+        rt::detail::popArgs(T, Id, Tsc);
+    } else {
+      rt::detail::close(T, Tsc);
+    }
+    T = nullptr;
+  }
+  rt::ThreadState *T = nullptr;
+  uint32_t Id = 0;
+  uint32_t Depth = 0;
+  bool HasArgs = false;
+  bool Instant = false;
+};
+
+/// One iteration of a Loop that records only when `On`, with optional args.
+class CondIteration {
+public:
+  template <class... Args>
+  SONDE_ALWAYS_INLINE CondIteration(bool On, Loop &L,
+                                    const Args &...Vs) noexcept
+      : Index(L.Next++) {
+    if (!On)
+      return;
+    uint32_t Id = rt::detail::activeId(L.S);
+    if (!Id)
+      return;
+    T = rt::detail::thread();
+    uint64_t Tsc = now();
+    if constexpr (sizeof...(Args) > 0)
+      rt::detail::pushArgs(T, Id, Tsc, Vs...);
+    rt::detail::open(T, Id, Tsc, sizeof...(Args) > 0);
+  }
+  SONDE_ALWAYS_INLINE ~CondIteration() {
+    if (T)
+      rt::detail::close(T, now(), Index);
+  }
+  CondIteration(const CondIteration &) = delete;
+  CondIteration &operator=(const CondIteration &) = delete;
+
+private:
+  rt::ThreadState *T = nullptr;
+  uint64_t Index;
+};
+
+/// An instant whose args (captures, `args:`) ride along with it.
+template <class... Args>
+inline void instantArgs(const Site &S, const Args &...Vs) noexcept {
+  uint32_t Id = rt::detail::activeId(S);
+  if (!Id)
+    return;
+  rt::ThreadState *T = rt::detail::thread();
+  uint64_t Tsc = now();
+  rt::detail::pushArgs(T, Id, Tsc, Vs...);
+  rt::detail::mark(T, 0, Id, Tsc);
+  rt::detail::popArgs(T, Id, Tsc);
+}
+
+/// A watch whose args (captures, `args:`) ride along with it.
+template <class T, class... Args>
+inline void watchArgs(const Site &S, const T &V, const Args &...Vs) noexcept {
+  if constexpr (Recordable<std::decay_t<T>>::value) {
+    uint32_t Id = rt::detail::activeId(S);
+    if (!Id)
+      return;
+    rt::ThreadState *Th = rt::detail::thread();
+    uint64_t Tsc = now();
+    rt::detail::pushArgs(Th, Id, Tsc, Vs...);
+    watchScalarOr(S, V);
+    rt::detail::popArgs(Th, Id, now());
+  }
+}
+
+/// Runs `Fn` when the scope exits, however it exits (`#exit`).
+template <class F> class OnExit {
+public:
+  explicit OnExit(F Fn) noexcept : Fn(std::move(Fn)) {}
+  ~OnExit() { Fn(); }
+  OnExit(const OnExit &) = delete;
+  OnExit &operator=(const OnExit &) = delete;
+
+private:
+  F Fn;
+};
+
+/// Runs `Fn` when the scope is left by an exception (`#error`).
+template <class F> class OnUnwind {
+public:
+  explicit OnUnwind(F Fn) noexcept
+      : Fn(std::move(Fn)), Count(std::uncaught_exceptions()) {}
+  ~OnUnwind() {
+    if (std::uncaught_exceptions() > Count)
+      Fn();
+  }
+  OnUnwind(const OnUnwind &) = delete;
+  OnUnwind &operator=(const OnUnwind &) = delete;
+
+private:
+  F Fn;
+  int Count;
+};
+
+/// `#value` on a return of a scalar or a prvalue: watches and returns it.
+template <class T> SONDE_ALWAYS_INLINE T passValue(const Site &S, T V) {
+  watchAny(S, V);
+  return V;
+}
+
+/// `#value` on a function returning a reference: the same object comes out.
+template <class T>
+SONDE_ALWAYS_INLINE T &&passRef(const Site &S, T &&V) noexcept {
+  watchAny(S, V);
+  return static_cast<T &&>(V);
+}
+
+/// A call site nested in a larger expression: a region around exactly the
+/// call, whose result (prvalue or reference) passes through unchanged.
+template <class F>
+SONDE_ALWAYS_INLINE decltype(auto) call(bool On, const Site &S, F &&Fn) {
+  CondRegion R(On, S);
+  return static_cast<F &&>(Fn)();
+}
+
+} // namespace sonde
+
+//===----------------------------------------------------------------------===//
+// Macros for hand-written probes
+//===----------------------------------------------------------------------===//
+
+#define SONDE_CONCAT_(A, B) A##B
+#define SONDE_CONCAT(A, B) SONDE_CONCAT_(A, B)
+#define SONDE_UNIQUE(Name) SONDE_CONCAT(Name, __LINE__)
+
+/// A region from here to the end of the enclosing scope.
+#define SONDE_REGION(Category, Name)                                          \
+  static ::sonde::Site SONDE_UNIQUE(sonde_site_)(                             \
+      ::sonde::SiteKind::Region, Category, Name, __FILE__, __LINE__, __func__); \
+  ::sonde::Region SONDE_UNIQUE(sonde_region_)(SONDE_UNIQUE(sonde_site_))
+
+/// An instant, now.
+#define SONDE_INSTANT(Category, Name)                                         \
+  do {                                                                         \
+    static ::sonde::Site SondeSite(::sonde::SiteKind::Instant, Category,       \
+                                   Name, __FILE__, __LINE__, __func__);        \
+    ::sonde::instant(SondeSite);                                               \
+  } while (0)
+
+/// The current value of `Expr`, recorded as `Name`.
+#define SONDE_WATCH(Name, Expr)                                               \
+  do {                                                                         \
+    static ::sonde::Site SondeSite(::sonde::SiteKind::Watch, "user", Name,     \
+                                   __FILE__, __LINE__, __func__);              \
+    ::sonde::watchScalarOr(SondeSite, (Expr));                                 \
+  } while (0)
+
+#endif // SONDE_SONDE_H

@@ -1,0 +1,132 @@
+//===- sonde/trace.h - Reading sonde trace files ----------------*- C++ -*-===//
+//
+// The decoded form of a `.sonde` file (docs/trace-format.md): the process,
+// its probe sites and threads, and every event with times in nanoseconds
+// since the Unix epoch. Used by the `sonde` tool and the tests; not on any
+// hot path.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SONDE_TRACE_H
+#define SONDE_TRACE_H
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace sonde::trace {
+
+/// A recorded value: a scalar, a string, or a structure (tensor summaries
+/// and other ValueTraits specializations).
+struct Value {
+  enum class Kind : uint8_t {
+    Null, Bool, Int, UInt, Float, String, Object, Array, Truncated
+  };
+  Kind K = Kind::Null;
+  bool B = false;
+  int64_t I = 0;
+  uint64_t U = 0;
+  double F = 0;
+  std::string S;
+  std::vector<std::pair<std::string, Value>> Members; ///< Object
+  std::vector<Value> Items;                           ///< Array
+
+  bool isNumber() const {
+    return K == Kind::Int || K == Kind::UInt || K == Kind::Float ||
+           K == Kind::Bool;
+  }
+  /// The value as a double. EXPECTS: isNumber().
+  double number() const;
+  /// An object member, or null.
+  const Value *get(std::string_view Key) const;
+};
+
+using Args = std::vector<std::pair<std::string, Value>>;
+
+enum class SiteKind : uint8_t {
+  Region = 1, Instant = 2, Watch = 3, Loop = 4, Frame = 5
+};
+
+struct SiteInfo {
+  uint32_t Id = 0;
+  SiteKind Kind = SiteKind::Region;
+  uint8_t Flags = 0;
+  uint32_t Line = 0;
+  uint64_t StableId = 0;
+  std::string Category, Name, File, Function, Type;
+  std::vector<std::string> ArgNames;
+
+  /// The part of the category before its first dot: `compute`.
+  std::string topCategory() const;
+};
+
+struct ThreadInfo {
+  uint32_t Index = 0;
+  uint64_t Tid = 0;
+  std::string Name;
+};
+
+enum class EventKind : uint8_t { Region, Instant, Watch };
+
+struct Event {
+  EventKind Kind = EventKind::Region;
+  /// Instants of a `mode: instant` region: its start or its stop.
+  enum class Phase : uint8_t { None, Start, Stop } Ph = Phase::None;
+  bool Unfinished = false; ///< open when the process ended
+  uint32_t Site = 0;
+  uint32_t Thread = 0; ///< ThreadInfo::Index
+  uint32_t Level = 0;
+  int64_t Ts = 0;   ///< ns since the Unix epoch (start, for regions)
+  int64_t Dur = 0;  ///< ns, regions only
+  int64_t Iter = -1; ///< loop iteration, or -1
+  Value V;          ///< watches
+  Args A;           ///< the site's own args and the context in force
+};
+
+struct ProcessInfo {
+  uint64_t Pid = 0, PPid = 0;
+  int64_t Rank = 0;
+  std::string Host, Program;
+  int64_t StartNs = 0;
+  bool Ended = false; ///< an End block was read
+  std::string How;    ///< exit, quick_exit, signal:SIGTERM, crash:SIGSEGV...
+  int64_t EndNs = 0;
+  uint64_t Dropped = 0;
+};
+
+struct Trace {
+  std::string Path;
+  uint16_t VersionMajor = 0, VersionMinor = 0;
+  ProcessInfo Process;
+  std::vector<SiteInfo> Sites; ///< by id; Sites[0] is unused
+  std::vector<ThreadInfo> Threads;
+  std::vector<Event> Events; ///< in time order
+  double NsPerTick = 1.0;
+
+  /// False when the file ends inside a block (a crash or a kill mid-write):
+  /// every record before the tear is in Events.
+  bool Complete = true;
+  uint64_t StoppedAt = 0; ///< byte offset where reading stopped, if torn
+  std::string Problem;    ///< why reading stopped early, if it did
+
+  const SiteInfo &site(uint32_t Id) const;
+  const ThreadInfo *thread(uint32_t Index) const;
+  /// The thread's kernel id, or its index when unknown.
+  uint64_t tid(uint32_t Index) const;
+};
+
+/// Reads a trace file. Returns false with `Error` set only when the file is
+/// not a sonde trace or cannot be read; a torn file reads as far as it can
+/// and says so in Trace::Complete and Trace::Problem.
+bool readTrace(const std::string &Path, Trace &Out, std::string &Error);
+
+/// Files named on a command line: directories expand to their `*.sonde`
+/// files, sorted. Fails on a path that does not exist.
+bool expandInputs(const std::vector<std::string> &Paths,
+                  std::vector<std::string> &Files, std::string &Error);
+
+} // namespace sonde::trace
+
+#endif // SONDE_TRACE_H

@@ -1,0 +1,144 @@
+//===- Format.h - The on-disk trace encoding, shared by writer and reader -===//
+//
+// docs/trace-format.md is the normative description; this header is its
+// executable half. The writer thread turns the raw ring records of
+// sonde/sonde.h into this compact encoding (varints, zigzag deltas), and the
+// reader decodes it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SONDE_LIB_FORMAT_H
+#define SONDE_LIB_FORMAT_H
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace sonde::format {
+
+/// "SONDETRC", then u16 major, u16 minor, u32 reserved: 16 bytes.
+constexpr char Magic[8] = {'S', 'O', 'N', 'D', 'E', 'T', 'R', 'C'};
+constexpr uint16_t Major = 1;
+constexpr uint16_t Minor = 0;
+constexpr size_t FileHeaderSize = 16;
+
+/// Every block: u8 type, u32 little-endian payload length, payload.
+constexpr size_t BlockHeaderSize = 5;
+
+enum class Block : uint8_t {
+  Process = 1,    ///< who wrote the file
+  Clock = 2,      ///< a (tsc, realtime ns, monotonic ns) anchor
+  String = 3,     ///< an interned string: id, bytes
+  Site = 4,       ///< a probe site's static facts
+  Thread = 5,     ///< a thread: index, tid, name
+  Events = 6,     ///< one thread's records
+  Dropped = 7,    ///< a thread's running total of dropped records
+  Unfinished = 8, ///< a region open when the process ended
+  End = 9,        ///< how the process ended
+};
+
+/// Record types inside an Events block: the low 4 bits of the first varint,
+/// whose other bits are the site id.
+enum class Ev : uint8_t {
+  Region = 1,       ///< dt(end), dur, level
+  RegionIt = 2,     ///< dt(end), dur, level, iteration
+  Instant = 3,      ///< dt
+  InstantStart = 4, ///< dt (`mode: instant`, at entry)
+  InstantStop = 5,  ///< dt (`mode: instant`, at exit)
+  Watch = 6,        ///< dt, value
+  CtxPush = 7,      ///< dt, count, values
+  CtxPop = 8,       ///< dt
+};
+
+/// Value tags on disk (payloads differ from the raw ring encoding).
+enum class Val : uint8_t {
+  Null = 0,
+  False = 1,
+  True = 2,
+  Int = 3,    ///< zigzag varint
+  UInt = 4,   ///< varint
+  Float = 5,  ///< 8 bytes, IEEE 754 little-endian
+  String = 6, ///< varint length, bytes
+  Object = 8, ///< varint count, then (varint string id, value) pairs
+  Array = 9,  ///< varint count, values
+  Truncated = 10,
+};
+
+inline uint64_t zigzag(int64_t V) {
+  return (static_cast<uint64_t>(V) << 1) ^ static_cast<uint64_t>(V >> 63);
+}
+inline int64_t unzigzag(uint64_t V) {
+  return static_cast<int64_t>(V >> 1) ^ -static_cast<int64_t>(V & 1);
+}
+
+/// Appends a LEB128 varint; returns the new end. At most 10 bytes.
+inline char *putVarint(char *P, uint64_t V) {
+  while (V >= 0x80) {
+    *P++ = static_cast<char>(V | 0x80);
+    V >>= 7;
+  }
+  *P++ = static_cast<char>(V);
+  return P;
+}
+
+/// A bounds-checked cursor over encoded bytes; `ok()` turns false for good
+/// at the first read past the end or malformed varint.
+class Cursor {
+public:
+  Cursor(const uint8_t *Begin, const uint8_t *End) : P(Begin), E(End) {}
+  bool ok() const { return Ok; }
+  bool atEnd() const { return P >= E; }
+  const uint8_t *pos() const { return P; }
+  size_t left() const { return static_cast<size_t>(E - P); }
+
+  uint8_t byte() {
+    if (P >= E)
+      return fail();
+    return *P++;
+  }
+  uint64_t varint() {
+    uint64_t V = 0;
+    for (unsigned Shift = 0; Shift < 64; Shift += 7) {
+      if (P >= E)
+        return fail();
+      uint8_t B = *P++;
+      V |= static_cast<uint64_t>(B & 0x7f) << Shift;
+      if (!(B & 0x80))
+        return V;
+    }
+    return fail();
+  }
+  int64_t svarint() { return unzigzag(varint()); }
+  double f64() {
+    if (left() < 8)
+      return fail();
+    double D;
+    std::memcpy(&D, P, 8);
+    P += 8;
+    return D;
+  }
+  /// Returns a view of N bytes, or null.
+  const uint8_t *bytes(size_t N) {
+    if (left() < N) {
+      fail();
+      return nullptr;
+    }
+    const uint8_t *R = P;
+    P += N;
+    return R;
+  }
+
+private:
+  uint8_t fail() {
+    Ok = false;
+    P = E;
+    return 0;
+  }
+  const uint8_t *P;
+  const uint8_t *E;
+  bool Ok = true;
+};
+
+} // namespace sonde::format
+
+#endif // SONDE_LIB_FORMAT_H

@@ -1,0 +1,125 @@
+//===- Json.cpp - A small streaming JSON writer ---------------------------===//
+
+#include "Json.h"
+
+#include <charconv>
+#include <cmath>
+
+namespace sonde::trace {
+
+void JsonOut::flush() {
+  if (!Buf.empty())
+    std::fwrite(Buf.data(), 1, Buf.size(), F);
+  Buf.clear();
+}
+
+JsonOut &JsonOut::str(std::string_view S) {
+  Buf.push_back('"');
+  for (unsigned char C : S) {
+    switch (C) {
+    case '"': Buf.append("\\\""); break;
+    case '\\': Buf.append("\\\\"); break;
+    case '\n': Buf.append("\\n"); break;
+    case '\r': Buf.append("\\r"); break;
+    case '\t': Buf.append("\\t"); break;
+    default:
+      if (C < 0x20) {
+        char Esc[8];
+        std::snprintf(Esc, sizeof Esc, "\\u%04x", C);
+        Buf.append(Esc);
+      } else {
+        Buf.push_back(static_cast<char>(C));
+      }
+    }
+  }
+  Buf.push_back('"');
+  return *this;
+}
+
+JsonOut &JsonOut::num(int64_t V) {
+  char B[24];
+  auto R = std::to_chars(B, B + sizeof B, V);
+  return raw(std::string_view(B, R.ptr - B));
+}
+
+JsonOut &JsonOut::num(uint64_t V) {
+  char B[24];
+  auto R = std::to_chars(B, B + sizeof B, V);
+  return raw(std::string_view(B, R.ptr - B));
+}
+
+JsonOut &JsonOut::num(double V) {
+  if (std::isnan(V))
+    return str("NaN");
+  if (std::isinf(V))
+    return str(V > 0 ? "Infinity" : "-Infinity");
+  char B[32];
+  auto R = std::to_chars(B, B + sizeof B, V);
+  return raw(std::string_view(B, R.ptr - B));
+}
+
+JsonOut &JsonOut::micros(int64_t Ns) {
+  if (Ns < 0) {
+    raw("-");
+    Ns = -Ns;
+  }
+  num(static_cast<int64_t>(Ns / 1000));
+  char Frac[8];
+  std::snprintf(Frac, sizeof Frac, ".%03d", static_cast<int>(Ns % 1000));
+  return raw(Frac);
+}
+
+JsonOut &JsonOut::key(std::string_view K) {
+  if (!First)
+    raw(",");
+  First = false;
+  str(K);
+  return raw(":");
+}
+
+JsonOut &JsonOut::value(const Value &V) {
+  switch (V.K) {
+  case Value::Kind::Null:
+    return raw("null");
+  case Value::Kind::Bool:
+    return raw(V.B ? "true" : "false");
+  case Value::Kind::Int:
+    return num(V.I);
+  case Value::Kind::UInt:
+    return num(V.U);
+  case Value::Kind::Float:
+    return num(V.F);
+  case Value::Kind::String:
+    return str(V.S);
+  case Value::Kind::Truncated:
+    return str("<truncated>");
+  case Value::Kind::Object: {
+    open();
+    for (const auto &KV : V.Members) {
+      key(KV.first);
+      value(KV.second);
+    }
+    return close();
+  }
+  case Value::Kind::Array: {
+    openArray();
+    for (const Value &I : V.Items) {
+      item();
+      value(I);
+    }
+    return closeArray();
+  }
+  }
+  return raw("null");
+}
+
+JsonOut &JsonOut::args(const Args &A) {
+  open();
+  for (const auto &KV : A) {
+    key(KV.first);
+    value(KV.second);
+  }
+  return close();
+}
+
+} // namespace sonde::trace

@@ -1,0 +1,105 @@
+//===- Runtime.h - libsonde internals shared by its .cpp files -*- C++ -*-===//
+//
+// The slow side of libsonde: the site registry, per-thread ring ownership,
+// the writer (draining and encoding), and the process lifecycle (first use,
+// exit, signals, fork). Nothing here is on a probe's fast path.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SONDE_LIB_RUNTIME_H
+#define SONDE_LIB_RUNTIME_H
+
+#include "sonde/sonde.h"
+
+#include <atomic>
+#include <cstdint>
+#include <sys/types.h>
+
+namespace sonde::rt::detail {
+
+/// A thread's ring plus what the runtime keeps about it. `State` comes first
+/// so a ThreadState pointer is a ThreadRecord pointer.
+struct ThreadRecord {
+  ThreadState State;
+
+  enum Status : int { Active = 0, Retired = 1, Free = 2 };
+  /// Written by the owner (Active, Retired) and the writer (Free), and by a
+  /// new owner taking a Free record (Free -> Active, by CAS).
+  std::atomic<int> Life{Active};
+  /// Immutable once the record is pushed on the list.
+  ThreadRecord *Next = nullptr;
+
+  // Written by the owner before it publishes Active; read by the writer.
+  pid_t Tid = 0;
+  char Name[32] = {};
+  std::atomic<uint32_t> NameVersion{0};
+
+  // Written by whoever holds the drain lock only.
+  bool Announced = false;
+  uint32_t AnnouncedName = 0;
+  uint64_t WrittenDropped = 0;
+};
+
+/// Settings read once from the environment at first use.
+struct Config {
+  bool DropWhenFull = false;     ///< SONDE_ON_FULL=drop
+  uint64_t RingBytes = 4u << 20; ///< SONDE_BUFFER_SIZE, a power of two
+  char OutputDir[1024] = ".";    ///< SONDE_OUTPUT
+  uint64_t StartNs = 0; ///< CLOCK_REALTIME at first use (or at fork)
+};
+
+/// Initializes the runtime once: environment, signal handlers, fork and exit
+/// hooks. Safe to call from any thread, any number of times.
+void ensureInit() noexcept;
+const Config &config() noexcept;
+/// True once the process has written its final records.
+bool shutDown() noexcept;
+
+// --- Sites (Registry.cpp) -------------------------------------------------
+
+/// The number of registered sites; ids are 1..siteCount(). Lock-free.
+uint32_t siteCount() noexcept;
+/// The site with this id. EXPECTS: 1 <= Id <= siteCount().
+const Site *siteById(uint32_t Id) noexcept;
+/// Reads SONDE_ENABLE / SONDE_DISABLE into the rule list.
+void loadEnableRules() noexcept;
+/// For fork: the registry lock, held across fork() by the forking thread.
+void lockRegistry() noexcept;
+void unlockRegistry() noexcept;
+void resetRegistryLockInChild() noexcept;
+
+// --- Threads (Threads.cpp) ------------------------------------------------
+
+/// The head of the list of every thread record ever made. Lock-free reads.
+ThreadRecord *threadList() noexcept;
+/// For fork: forgets every other thread's pending records in the child.
+void resetThreadsInChild() noexcept;
+
+// --- The writer (Writer.cpp) ----------------------------------------------
+
+/// Starts the writer thread if it is not running.
+void ensureWriter() noexcept;
+/// Wakes the writer (a producer is waiting for room).
+void wakeWriter() noexcept;
+/// Stops the writer thread and waits for it. Idempotent.
+void stopWriter() noexcept;
+/// Drains every ring once, in the calling thread. Returns bytes consumed.
+/// Takes the drain lock (waits for it); returns 0 if it cannot.
+uint64_t drainOnce() noexcept;
+/// Writes the end of the trace: everything pending, unfinished regions, a
+/// final clock anchor and the End block with `How`. Async-signal-safe: no
+/// allocation, no locks other than the drain lock (waited for, bounded).
+void finishTrace(const char *How) noexcept;
+/// For fork: held by the forking thread across fork().
+void lockDrainForFork() noexcept;
+void unlockDrainAfterFork() noexcept;
+void resetWriterInChild() noexcept;
+/// The path of the trace file, or "" if none is open yet.
+const char *tracePath() noexcept;
+
+/// The kernel thread id, cached per thread.
+pid_t currentTid() noexcept;
+
+} // namespace sonde::rt::detail
+
+#endif // SONDE_LIB_RUNTIME_H

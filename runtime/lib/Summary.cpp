@@ -1,0 +1,271 @@
+//===- Summary.cpp - `sonde summary`: where the time went -----------------===//
+
+#include "Export.h"
+#include "Json.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+namespace sonde::trace {
+namespace {
+
+struct RegionStats {
+  std::string Cat, Category, Name;
+  std::vector<int64_t> Durs;
+  int64_t Total = 0;
+  uint64_t Unfinished = 0;
+  int64_t percentile(double P) const {
+    if (Durs.empty())
+      return 0;
+    size_t Rank = static_cast<size_t>(std::ceil(P * Durs.size()));
+    return Durs[std::min(Durs.size(), std::max<size_t>(Rank, 1)) - 1];
+  }
+};
+
+struct WatchStats {
+  std::string Name, Func;
+  uint64_t Count = 0;
+  const Value *First = nullptr, *Last = nullptr;
+  double Min = INFINITY, Max = -INFINITY;
+  bool Numeric = false;
+};
+
+struct Totals {
+  std::vector<RegionStats> Regions;
+  std::vector<WatchStats> Watches;
+  std::map<std::string, int64_t> ByCategory;
+  std::map<std::string, uint64_t> Instants;
+  uint64_t Events = 0, Threads = 0, Dropped = 0;
+};
+
+Totals collect(const std::vector<Trace> &Traces) {
+  Totals T;
+  std::map<std::pair<std::string, std::string>, size_t> RegionIndex;
+  std::map<std::pair<std::string, std::string>, size_t> WatchIndex;
+  for (const Trace &Tr : Traces) {
+    T.Events += Tr.Events.size();
+    T.Threads += Tr.Threads.size();
+    T.Dropped += Tr.Process.Dropped;
+    for (const Event &E : Tr.Events) {
+      const SiteInfo &S = Tr.site(E.Site);
+      switch (E.Kind) {
+      case EventKind::Region: {
+        auto Key = std::make_pair(S.Category, S.Name);
+        auto [It, New] = RegionIndex.emplace(Key, T.Regions.size());
+        if (New)
+          T.Regions.push_back({S.topCategory(), S.Category, S.Name, {}, 0, 0});
+        RegionStats &R = T.Regions[It->second];
+        R.Durs.push_back(E.Dur);
+        R.Total += E.Dur;
+        R.Unfinished += E.Unfinished;
+        T.ByCategory[S.topCategory()] += E.Dur;
+        break;
+      }
+      case EventKind::Instant:
+        ++T.Instants[S.Category + "/" + eventName(Tr, E)];
+        break;
+      case EventKind::Watch: {
+        auto Key = std::make_pair(S.Name, S.Function);
+        auto [It, New] = WatchIndex.emplace(Key, T.Watches.size());
+        if (New)
+          T.Watches.push_back({S.Name, S.Function});
+        WatchStats &W = T.Watches[It->second];
+        ++W.Count;
+        if (!W.First)
+          W.First = &E.V;
+        W.Last = &E.V;
+        if (E.V.isNumber()) {
+          W.Numeric = true;
+          double V = E.V.number();
+          if (!std::isnan(V)) {
+            W.Min = std::min(W.Min, V);
+            W.Max = std::max(W.Max, V);
+          }
+        }
+        break;
+      }
+      }
+    }
+  }
+  for (RegionStats &R : T.Regions)
+    std::sort(R.Durs.begin(), R.Durs.end());
+  std::stable_sort(T.Regions.begin(), T.Regions.end(),
+                   [](const RegionStats &A, const RegionStats &B) {
+                     return A.Total > B.Total;
+                   });
+  return T;
+}
+
+std::string human(int64_t Ns) {
+  char B[32];
+  double V = static_cast<double>(Ns);
+  if (Ns >= 1000000000)
+    std::snprintf(B, sizeof B, "%.3f s", V / 1e9);
+  else if (Ns >= 1000000)
+    std::snprintf(B, sizeof B, "%.3f ms", V / 1e6);
+  else if (Ns >= 1000)
+    std::snprintf(B, sizeof B, "%.3f us", V / 1e3);
+  else
+    std::snprintf(B, sizeof B, "%lld ns", static_cast<long long>(Ns));
+  return B;
+}
+
+std::string shortValue(const Value &V) {
+  char B[64];
+  switch (V.K) {
+  case Value::Kind::Int:
+    return std::to_string(V.I);
+  case Value::Kind::UInt:
+    return std::to_string(V.U);
+  case Value::Kind::Float:
+    std::snprintf(B, sizeof B, "%.6g", V.F);
+    return B;
+  case Value::Kind::Bool:
+    return V.B ? "true" : "false";
+  case Value::Kind::String:
+    return V.S.size() > 24 ? V.S.substr(0, 21) + "..." : V.S;
+  case Value::Kind::Object:
+    if (const Value *Shape = V.get("shape")) {
+      std::string S = "[";
+      for (size_t I = 0; I < Shape->Items.size(); ++I)
+        S += (I ? "," : "") + shortValue(Shape->Items[I]);
+      return S + "]";
+    }
+    return "{...}";
+  case Value::Kind::Array:
+    return "[" + std::to_string(V.Items.size()) + " items]";
+  default:
+    return "-";
+  }
+}
+
+} // namespace
+
+void printSummary(const std::vector<Trace> &Traces, std::FILE *Out) {
+  Totals T = collect(Traces);
+  std::fprintf(Out, "%zu process%s, %llu thread%s, %llu events, %llu dropped\n",
+               Traces.size(), Traces.size() == 1 ? "" : "es",
+               (unsigned long long)T.Threads, T.Threads == 1 ? "" : "s",
+               (unsigned long long)T.Events, (unsigned long long)T.Dropped);
+  for (const Trace &Tr : Traces) {
+    const ProcessInfo &P = Tr.Process;
+    std::fprintf(Out, "  %s pid %llu rank %lld: %s, %s%s\n", P.Program.c_str(),
+                 (unsigned long long)P.Pid, (long long)P.Rank,
+                 P.Ended ? P.How.c_str() : "no end record",
+                 human(P.EndNs - P.StartNs).c_str(),
+                 Tr.Complete ? "" : " (torn file)");
+  }
+  if (!T.ByCategory.empty()) {
+    std::fprintf(Out, "\ntime by category (nested regions count in each)\n");
+    std::vector<std::pair<std::string, int64_t>> Cats(T.ByCategory.begin(),
+                                                      T.ByCategory.end());
+    std::sort(Cats.begin(), Cats.end(),
+              [](const auto &A, const auto &B) { return A.second > B.second; });
+    for (const auto &C : Cats)
+      std::fprintf(Out, "  %-16s %14s\n", C.first.c_str(),
+                   human(C.second).c_str());
+  }
+  if (!T.Regions.empty()) {
+    std::fprintf(Out, "\n%-16s %-22s %9s %13s %12s %12s %12s\n", "category",
+                 "name", "count", "total", "mean", "p50", "p99");
+    for (const RegionStats &R : T.Regions) {
+      std::fprintf(Out, "%-16s %-22s %9zu %13s %12s %12s %12s", R.Cat.c_str(),
+                   R.Name.c_str(), R.Durs.size(), human(R.Total).c_str(),
+                   human(R.Total / static_cast<int64_t>(R.Durs.size())).c_str(),
+                   human(R.percentile(0.5)).c_str(),
+                   human(R.percentile(0.99)).c_str());
+      if (R.Unfinished)
+        std::fprintf(Out, "  (%llu unfinished)",
+                     (unsigned long long)R.Unfinished);
+      std::fprintf(Out, "\n");
+    }
+  }
+  if (!T.Watches.empty()) {
+    std::fprintf(Out, "\n%-16s %-22s %9s %13s %12s %12s %12s\n", "watch",
+                 "function", "count", "first", "last", "min", "max");
+    for (const WatchStats &W : T.Watches) {
+      std::string Min = "-", Max = "-";
+      if (W.Numeric && W.Min <= W.Max) {
+        Value A, B;
+        A.K = B.K = Value::Kind::Float;
+        A.F = W.Min;
+        B.F = W.Max;
+        Min = shortValue(A);
+        Max = shortValue(B);
+      }
+      std::fprintf(Out, "%-16s %-22s %9llu %13s %12s %12s %12s\n",
+                   W.Name.c_str(), W.Func.c_str(),
+                   (unsigned long long)W.Count, shortValue(*W.First).c_str(),
+                   shortValue(*W.Last).c_str(), Min.c_str(), Max.c_str());
+    }
+  }
+  if (!T.Instants.empty()) {
+    std::fprintf(Out, "\n%-39s %9s\n", "instant", "count");
+    for (const auto &I : T.Instants)
+      std::fprintf(Out, "%-39s %9llu\n", I.first.c_str(),
+                   (unsigned long long)I.second);
+  }
+}
+
+void printSummaryJson(const std::vector<Trace> &Traces, std::FILE *Out) {
+  Totals T = collect(Traces);
+  JsonOut J(Out);
+  J.open();
+  J.key("regions").openArray();
+  for (const RegionStats &R : T.Regions) {
+    J.item().open();
+    J.key("cat").str(R.Cat);
+    J.key("category").str(R.Category);
+    J.key("name").str(R.Name);
+    J.key("count").num(static_cast<uint64_t>(R.Durs.size()));
+    J.key("total_ns").num(R.Total);
+    J.key("mean_ns").num(R.Total / static_cast<int64_t>(R.Durs.size()));
+    J.key("p50_ns").num(R.percentile(0.5));
+    J.key("p99_ns").num(R.percentile(0.99));
+    J.key("unfinished").num(R.Unfinished);
+    J.close();
+  }
+  J.closeArray();
+  J.key("watches").openArray();
+  for (const WatchStats &W : T.Watches) {
+    J.item().open();
+    J.key("name").str(W.Name);
+    J.key("func").str(W.Func);
+    J.key("count").num(W.Count);
+    J.key("first").value(*W.First);
+    J.key("last").value(*W.Last);
+    if (W.Numeric && W.Min <= W.Max) {
+      J.key("min").num(W.Min);
+      J.key("max").num(W.Max);
+    } else {
+      J.key("min").raw("null");
+      J.key("max").raw("null");
+    }
+    J.close();
+  }
+  J.closeArray();
+  J.key("instants").open();
+  for (const auto &I : T.Instants)
+    J.key(I.first).num(I.second);
+  J.close();
+  J.key("processes").openArray();
+  for (const Trace &Tr : Traces) {
+    const ProcessInfo &P = Tr.Process;
+    J.item().open();
+    J.key("pid").num(P.Pid);
+    J.key("rank").num(P.Rank);
+    J.key("program").str(P.Program);
+    J.key("how").str(P.Ended ? P.How : "unknown");
+    J.key("events").num(static_cast<uint64_t>(Tr.Events.size()));
+    J.key("dropped").num(P.Dropped);
+    J.key("complete").raw(Tr.Complete ? "true" : "false");
+    J.close();
+  }
+  J.closeArray();
+  J.key("dropped").num(T.Dropped);
+  J.close().raw("\n");
+}
+
+} // namespace sonde::trace
