@@ -2,6 +2,7 @@
 //
 //   make_data OUT_DIR [--seed N]
 //
+// OUT_DIR is created if needed.
 // It writes the four files torch::data::datasets::MNIST reads:
 //   train-images-idx3-ubyte  train-labels-idx1-ubyte   (60000 images)
 //   t10k-images-idx3-ubyte   t10k-labels-idx1-ubyte    (10000 images)
@@ -23,7 +24,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -217,6 +218,12 @@ int main(int argc, char** argv) {
   if (dir.empty()) {
     std::fprintf(stderr, "usage: make_data OUT_DIR [--seed N]\n");
     return 2;
+  }
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error) {
+    std::fprintf(stderr, "make_data: cannot create %s: %s\n", dir.c_str(), error.message().c_str());
+    return 1;
   }
   const std::array<Glyph, 10> glyphs = make_glyphs();
   Rng train_rng(seed), test_rng(seed ^ 0x7E57DA7Aull);
