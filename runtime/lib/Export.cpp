@@ -91,8 +91,8 @@ void exportJsonl(const std::vector<Trace> &Traces, std::FILE *Out) {
         J.key("value").value(E.V);
       if (E.Unfinished)
         J.key("unfinished").raw("true");
-      if (!E.A.empty())
-        J.key("args").args(E.A);
+      if (!E.A->empty())
+        J.key("args").args(*E.A);
       J.close().raw("\n");
     }
     processRecord(J, T, true);
@@ -161,7 +161,7 @@ void exportChrome(const std::vector<Trace> &Traces, std::FILE *Out) {
         J.key(E.V.isNumber() ? S.Name : std::string("value")).value(E.V);
       if (E.Kind != EventKind::Watch || !E.V.isNumber()) {
         // Counter tracks plot every arg: give them only the value.
-        for (const auto &KV : E.A)
+        for (const auto &KV : *E.A)
           J.key(KV.first).value(KV.second);
         if (E.Iter >= 0)
           J.key("iter").num(E.Iter);
@@ -225,9 +225,9 @@ void dumpTrace(const Trace &T, std::FILE *Out) {
       J.value(E.V);
       J.flush();
     }
-    if (!E.A.empty()) {
+    if (!E.A->empty()) {
       std::fprintf(Out, " args ");
-      J.args(E.A);
+      J.args(*E.A);
       J.flush();
     }
     std::fprintf(Out, "\n");

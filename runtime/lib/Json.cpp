@@ -90,12 +90,12 @@ JsonOut &JsonOut::value(const Value &V) {
   case Value::Kind::Float:
     return num(V.F);
   case Value::Kind::String:
-    return str(V.S);
+    return str(V.str());
   case Value::Kind::Truncated:
     return str("<truncated>");
   case Value::Kind::Object: {
     open();
-    for (const auto &KV : V.Members) {
+    for (const auto &KV : V.members()) {
       key(KV.first);
       value(KV.second);
     }
@@ -103,7 +103,7 @@ JsonOut &JsonOut::value(const Value &V) {
   }
   case Value::Kind::Array: {
     openArray();
-    for (const Value &I : V.Items) {
+    for (const Value &I : V.items()) {
       item();
       value(I);
     }

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <dirent.h>
-#include <fstream>
+#include <cstdio>
 #include <iterator>
 #include <map>
 #include <sys/stat.h>
@@ -36,12 +36,10 @@ struct CtxEntry {
 };
 struct ThreadDecode {
   std::vector<CtxEntry> Ctx;
-};
-
-/// An event with its raw time, converted once all clock anchors are known.
-struct RawEvent {
-  Event E;
-  uint64_t Tsc;
+  /// The arg set last computed, valid while the stack is unchanged.
+  const Args *Cached = nullptr;
+  uint32_t CachedOwn = ~0u;
+  bool Valid = false;
 };
 
 struct Anchor {
@@ -59,7 +57,6 @@ public:
   Trace &T;
   std::unordered_map<uint32_t, std::string> Strings;
   std::map<uint32_t, ThreadDecode> Threads;
-  std::vector<RawEvent> Raw;
   std::vector<Anchor> Anchors;
   std::map<uint32_t, uint64_t> Dropped;
   uint64_t MaxTsc = 0;
@@ -67,7 +64,13 @@ public:
 
 private:
   void events(Cursor &C);
-  Args argsFor(const ThreadDecode &TD, uint32_t OwnSite) const;
+  const Args *argsFor(ThreadDecode &TD, uint32_t OwnSite);
+  const Args *intern(Args A) {
+    if (A.empty())
+      return T.ArgSets.front().get();
+    T.ArgSets.push_back(std::make_unique<Args>(std::move(A)));
+    return T.ArgSets.back().get();
+  }
   void ensureSite(uint32_t Id) {
     if (T.Sites.size() <= Id)
       T.Sites.resize(Id + 1);
@@ -102,34 +105,41 @@ bool Decoder::decodeValue(Cursor &C, Value &V, unsigned Depth) {
     V.F = C.f64();
     return C.ok();
   case Val::String:
-    V.K = Value::Kind::String;
-    V.S = readStr(C);
+    V = Value::string(readStr(C));
     return C.ok();
   case Val::Object: {
-    V.K = Value::Kind::Object;
+    Value::Members M;
     uint64_t N = C.varint();
+    bool Ok = true;
     for (uint64_t I = 0; I < N && C.ok(); ++I) {
       uint32_t Key = static_cast<uint32_t>(C.varint());
       auto It = Strings.find(Key);
-      V.Members.emplace_back(It != Strings.end() ? It->second : "?", Value());
-      if (!decodeValue(C, V.Members.back().second, Depth + 1))
-        return C.ok(); // truncated inside: keep what came before
-      if (V.Members.back().second.K == Value::Kind::Truncated)
-        return true;
+      M.emplace_back(It != Strings.end() ? It->second : "?", Value());
+      if (!decodeValue(C, M.back().second, Depth + 1)) {
+        Ok = C.ok(); // truncated inside: keep what came before
+        break;
+      }
+      if (M.back().second.K == Value::Kind::Truncated)
+        break;
     }
-    return C.ok();
+    V = Value::object(std::move(M));
+    return Ok && C.ok();
   }
   case Val::Array: {
-    V.K = Value::Kind::Array;
+    std::vector<Value> Items;
     uint64_t N = C.varint();
+    bool Ok = true;
     for (uint64_t I = 0; I < N && C.ok(); ++I) {
-      V.Items.emplace_back();
-      if (!decodeValue(C, V.Items.back(), Depth + 1))
-        return C.ok();
-      if (V.Items.back().K == Value::Kind::Truncated)
-        return true;
+      Items.emplace_back();
+      if (!decodeValue(C, Items.back(), Depth + 1)) {
+        Ok = C.ok();
+        break;
+      }
+      if (Items.back().K == Value::Kind::Truncated)
+        break;
     }
-    return C.ok();
+    V = Value::array(std::move(Items));
+    return Ok && C.ok();
   }
   case Val::Truncated:
     V.K = Value::Kind::Truncated;
@@ -138,7 +148,19 @@ bool Decoder::decodeValue(Cursor &C, Value &V, unsigned Depth) {
   return false;
 }
 
-Args Decoder::argsFor(const ThreadDecode &TD, uint32_t OwnSite) const {
+const Args *Decoder::argsFor(ThreadDecode &TD, uint32_t OwnSite) {
+  // The innermost push of the record's own site is its own args, whether
+  // or not they are context for others.
+  const CtxEntry *Own = nullptr;
+  if (OwnSite)
+    for (auto It = TD.Ctx.rbegin(); It != TD.Ctx.rend(); ++It)
+      if (It->Site == OwnSite) {
+        Own = &*It;
+        break;
+      }
+  uint32_t OwnIndex = Own ? static_cast<uint32_t>(Own - TD.Ctx.data()) : ~0u;
+  if (TD.Valid && TD.CachedOwn == OwnIndex)
+    return TD.Cached;
   Args Out;
   auto Put = [&Out](const Args &A) {
     for (const auto &KV : A) {
@@ -151,21 +173,15 @@ Args Decoder::argsFor(const ThreadDecode &TD, uint32_t OwnSite) const {
         Out.push_back(KV);
     }
   };
-  // The innermost push of the record's own site is its own args, whether
-  // or not they are context for others.
-  const CtxEntry *Own = nullptr;
-  if (OwnSite)
-    for (auto It = TD.Ctx.rbegin(); It != TD.Ctx.rend(); ++It)
-      if (It->Site == OwnSite) {
-        Own = &*It;
-        break;
-      }
   for (const CtxEntry &E : TD.Ctx)
     if (E.Inherit && &E != Own)
       Put(E.Values);
   if (Own)
     Put(Own->Values);
-  return Out;
+  TD.Cached = intern(std::move(Out));
+  TD.CachedOwn = OwnIndex;
+  TD.Valid = true;
+  return TD.Cached;
 }
 
 void Decoder::events(Cursor &C) {
@@ -182,53 +198,54 @@ void Decoder::events(Cursor &C) {
     if (!C.ok())
       return;
     ensureSite(Site);
-    RawEvent R;
-    R.E.Site = Site;
-    R.E.Thread = Thread;
-    R.Tsc = Tsc;
+    Event E;
+    E.Site = Site;
+    E.Thread = Thread;
+    E.Ts = static_cast<int64_t>(Tsc); // ticks until finish()
     switch (Type) {
     case Ev::Region:
     case Ev::RegionIt: {
       uint64_t Dur = C.varint();
-      R.E.Level = static_cast<uint32_t>(C.varint());
+      E.Level = static_cast<uint32_t>(C.varint());
       if (Type == Ev::RegionIt)
-        R.E.Iter = static_cast<int64_t>(C.varint());
+        E.Iter = static_cast<int64_t>(C.varint());
       if (!C.ok())
         return;
-      R.E.Kind = EventKind::Region;
-      R.Tsc = Tsc - Dur;
-      R.E.Dur = static_cast<int64_t>(Dur); // ticks until finish()
-      R.E.A = argsFor(TD, Site);
+      E.Kind = EventKind::Region;
+      E.Ts = static_cast<int64_t>(Tsc - Dur);
+      E.Dur = static_cast<int64_t>(Dur);
+      E.A = argsFor(TD, Site);
       break;
     }
     case Ev::Instant:
     case Ev::InstantStart:
     case Ev::InstantStop:
-      R.E.Kind = EventKind::Instant;
-      R.E.Ph = Type == Ev::InstantStart  ? Event::Phase::Start
-               : Type == Ev::InstantStop ? Event::Phase::Stop
-                                         : Event::Phase::None;
-      R.E.A = argsFor(TD, 0);
+      E.Kind = EventKind::Instant;
+      E.Ph = Type == Ev::InstantStart  ? Event::Phase::Start
+             : Type == Ev::InstantStop ? Event::Phase::Stop
+                                       : Event::Phase::None;
+      E.A = argsFor(TD, 0);
       break;
     case Ev::Watch:
-      R.E.Kind = EventKind::Watch;
-      if (!decodeValue(C, R.E.V))
+      E.Kind = EventKind::Watch;
+      if (!decodeValue(C, E.V))
         return;
-      R.E.A = argsFor(TD, 0);
+      E.A = argsFor(TD, 0);
       break;
     case Ev::CtxPush: {
       uint64_t N = C.varint();
-      CtxEntry E{Site, (T.Sites[Site].Flags & 4) != 0, {}};
+      CtxEntry Entry{Site, (T.Sites[Site].Flags & 4) != 0, {}};
       const auto &Names = T.Sites[Site].ArgNames;
       for (uint64_t I = 0; I < N && C.ok(); ++I) {
         Value V;
         if (!decodeValue(C, V))
           return;
-        E.Values.emplace_back(I < Names.size() ? Names[I]
+        Entry.Values.emplace_back(I < Names.size() ? Names[I]
                                                : "arg" + std::to_string(I),
                               std::move(V));
       }
-      TD.Ctx.push_back(std::move(E));
+      TD.Ctx.push_back(std::move(Entry));
+      TD.Valid = false;
       MaxTsc = std::max(MaxTsc, Tsc);
       continue;
     }
@@ -236,6 +253,7 @@ void Decoder::events(Cursor &C) {
       for (auto It = TD.Ctx.rbegin(); It != TD.Ctx.rend(); ++It)
         if (It->Site == Site) {
           TD.Ctx.erase(std::next(It).base());
+          TD.Valid = false;
           break;
         }
       MaxTsc = std::max(MaxTsc, Tsc);
@@ -246,7 +264,7 @@ void Decoder::events(Cursor &C) {
       return;
     }
     MaxTsc = std::max(MaxTsc, Tsc);
-    Raw.push_back(std::move(R));
+    T.Events.push_back(std::move(E));
   }
 }
 
@@ -338,18 +356,16 @@ void Decoder::block(Block B, Cursor &C, bool Torn) {
     if (!C.ok())
       break;
     ensureSite(Site);
-    RawEvent R;
-    R.E.Kind = EventKind::Region;
-    R.E.Unfinished = true;
-    R.E.Site = Site;
-    R.E.Thread = Thread;
-    R.E.Level = Level;
-    R.Tsc = Start;
-    R.E.Dur = -1; // until the end of the trace, set in finish()
-    auto TD = Threads.find(Thread);
-    if (TD != Threads.end())
-      R.E.A = argsFor(TD->second, Site);
-    Raw.push_back(std::move(R));
+    Event E;
+    E.Kind = EventKind::Region;
+    E.Unfinished = true;
+    E.Site = Site;
+    E.Thread = Thread;
+    E.Level = Level;
+    E.Ts = static_cast<int64_t>(Start);
+    E.Dur = -1; // until the end of the trace, set in finish()
+    E.A = argsFor(Threads[Thread], Site);
+    T.Events.push_back(std::move(E));
     break;
   }
   case Block::End: {
@@ -387,16 +403,15 @@ void Decoder::finish() {
   uint64_t Last = std::max(MaxTsc, EndTsc);
   if (!Anchors.empty())
     Last = std::max(Last, Anchors.back().Tsc);
-  T.Events.reserve(Raw.size());
-  for (RawEvent &R : Raw) {
-    R.E.Ts = ToNs(R.Tsc);
-    if (R.E.Kind == EventKind::Region) {
-      uint64_t DurTicks = R.E.Dur >= 0 ? static_cast<uint64_t>(R.E.Dur)
-                                       : (Last > R.Tsc ? Last - R.Tsc : 0);
-      R.E.Dur = static_cast<int64_t>(
+  for (Event &E : T.Events) {
+    uint64_t Tsc = static_cast<uint64_t>(E.Ts);
+    E.Ts = ToNs(Tsc);
+    if (E.Kind == EventKind::Region) {
+      uint64_t DurTicks = E.Dur >= 0 ? static_cast<uint64_t>(E.Dur)
+                                     : (Last > Tsc ? Last - Tsc : 0);
+      E.Dur = static_cast<int64_t>(
           std::llround(static_cast<double>(DurTicks) * Rate));
     }
-    T.Events.push_back(std::move(R.E));
   }
   std::stable_sort(T.Events.begin(), T.Events.end(),
                    [](const Event &A, const Event &B) {
@@ -428,11 +443,59 @@ double Value::number() const {
   }
 }
 
+struct Value::Composite {
+  std::string S;
+  Members M;
+  std::vector<Value> Items;
+};
+
+const std::string &Value::str() const {
+  static const std::string Empty;
+  return C ? C->S : Empty;
+}
+
+const Value::Members &Value::members() const {
+  static const Members Empty;
+  return C ? C->M : Empty;
+}
+
+const std::vector<Value> &Value::items() const {
+  static const std::vector<Value> Empty;
+  return C ? C->Items : Empty;
+}
+
 const Value *Value::get(std::string_view Key) const {
-  for (const auto &KV : Members)
+  for (const auto &KV : members())
     if (KV.first == Key)
       return &KV.second;
   return nullptr;
+}
+
+Value Value::string(std::string S) {
+  Value V;
+  V.K = Kind::String;
+  auto P = std::make_shared<Composite>();
+  P->S = std::move(S);
+  V.C = std::move(P);
+  return V;
+}
+
+Value Value::object(Members M) {
+  Value V;
+  V.K = Kind::Object;
+  auto P = std::make_shared<Composite>();
+  P->M = std::move(M);
+  V.C = std::move(P);
+  return V;
+}
+
+Value Value::array(std::vector<Value> Items) {
+  Value V;
+  V.K = Kind::Array;
+  auto P = std::make_shared<Composite>();
+  P->Items = std::move(Items);
+  V.C = std::move(P);
+  return V;
 }
 
 std::string SiteInfo::topCategory() const {
@@ -457,13 +520,22 @@ uint64_t Trace::tid(uint32_t Index) const {
 }
 
 bool readTrace(const std::string &Path, Trace &Out, std::string &Error) {
-  std::ifstream In(Path, std::ios::binary);
-  if (!In) {
-    Error = Path + ": cannot open";
-    return false;
+  std::vector<uint8_t> Bytes;
+  {
+    std::FILE *F = std::fopen(Path.c_str(), "rb");
+    if (!F) {
+      Error = Path + ": cannot open";
+      return false;
+    }
+    struct stat St;
+    if (fstat(fileno(F), &St) == 0 && St.st_size > 0)
+      Bytes.reserve(static_cast<size_t>(St.st_size));
+    uint8_t Buf[1 << 16];
+    size_t N;
+    while ((N = std::fread(Buf, 1, sizeof Buf, F)) > 0)
+      Bytes.insert(Bytes.end(), Buf, Buf + N);
+    std::fclose(F);
   }
-  std::vector<uint8_t> Bytes((std::istreambuf_iterator<char>(In)),
-                             std::istreambuf_iterator<char>());
   Out = Trace();
   Out.Path = Path;
   if (Bytes.size() < format::FileHeaderSize ||
@@ -480,6 +552,8 @@ bool readTrace(const std::string &Path, Trace &Out, std::string &Error) {
             std::to_string(format::Major) + ".x)";
     return false;
   }
+  Out.ArgSets.push_back(std::make_unique<Args>()); // the empty set
+  Out.Events.reserve(Bytes.size() / 5);
   Decoder D(Out);
   size_t Pos = format::FileHeaderSize;
   while (Pos < Bytes.size()) {

@@ -42,9 +42,12 @@ struct Totals {
 
 Totals collect(const std::vector<Trace> &Traces) {
   Totals T;
+  std::map<std::string, int64_t> &CategoryTotals = T.ByCategory;
   std::map<std::pair<std::string, std::string>, size_t> RegionIndex;
   std::map<std::pair<std::string, std::string>, size_t> WatchIndex;
   for (const Trace &Tr : Traces) {
+    // Site id -> stats index, so the per-event work is an array lookup.
+    std::vector<size_t> BySite(Tr.Sites.size(), ~size_t(0));
     T.Events += Tr.Events.size();
     T.Threads += Tr.Threads.size();
     T.Dropped += Tr.Process.Dropped;
@@ -52,26 +55,35 @@ Totals collect(const std::vector<Trace> &Traces) {
       const SiteInfo &S = Tr.site(E.Site);
       switch (E.Kind) {
       case EventKind::Region: {
-        auto Key = std::make_pair(S.Category, S.Name);
-        auto [It, New] = RegionIndex.emplace(Key, T.Regions.size());
-        if (New)
-          T.Regions.push_back({S.topCategory(), S.Category, S.Name, {}, 0, 0});
-        RegionStats &R = T.Regions[It->second];
+        size_t &Index = BySite[E.Site];
+        if (Index == ~size_t(0)) {
+          auto Key = std::make_pair(S.Category, S.Name);
+          auto [It, New] = RegionIndex.emplace(Key, T.Regions.size());
+          if (New)
+            T.Regions.push_back(
+                {S.topCategory(), S.Category, S.Name, {}, 0, 0});
+          Index = It->second;
+        }
+        RegionStats &R = T.Regions[Index];
         R.Durs.push_back(E.Dur);
         R.Total += E.Dur;
         R.Unfinished += E.Unfinished;
-        T.ByCategory[S.topCategory()] += E.Dur;
+        CategoryTotals[R.Cat] += E.Dur;
         break;
       }
       case EventKind::Instant:
         ++T.Instants[S.Category + "/" + eventName(Tr, E)];
         break;
       case EventKind::Watch: {
-        auto Key = std::make_pair(S.Name, S.Function);
-        auto [It, New] = WatchIndex.emplace(Key, T.Watches.size());
-        if (New)
-          T.Watches.push_back({S.Name, S.Function});
-        WatchStats &W = T.Watches[It->second];
+        size_t &Index = BySite[E.Site];
+        if (Index == ~size_t(0)) {
+          auto Key = std::make_pair(S.Name, S.Function);
+          auto [It, New] = WatchIndex.emplace(Key, T.Watches.size());
+          if (New)
+            T.Watches.push_back({S.Name, S.Function});
+          Index = It->second;
+        }
+        WatchStats &W = T.Watches[Index];
         ++W.Count;
         if (!W.First)
           W.First = &E.V;
@@ -125,17 +137,17 @@ std::string shortValue(const Value &V) {
   case Value::Kind::Bool:
     return V.B ? "true" : "false";
   case Value::Kind::String:
-    return V.S.size() > 24 ? V.S.substr(0, 21) + "..." : V.S;
+    return V.str().size() > 24 ? V.str().substr(0, 21) + "..." : V.str();
   case Value::Kind::Object:
     if (const Value *Shape = V.get("shape")) {
       std::string S = "[";
-      for (size_t I = 0; I < Shape->Items.size(); ++I)
-        S += (I ? "," : "") + shortValue(Shape->Items[I]);
+      for (size_t I = 0; I < Shape->items().size(); ++I)
+        S += (I ? "," : "") + shortValue(Shape->items()[I]);
       return S + "]";
     }
     return "{...}";
   case Value::Kind::Array:
-    return "[" + std::to_string(V.Items.size()) + " items]";
+    return "[" + std::to_string(V.items().size()) + " items]";
   default:
     return "-";
   }

@@ -11,6 +11,7 @@
 #define SONDE_TRACE_H
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -19,19 +20,21 @@
 namespace sonde::trace {
 
 /// A recorded value: a scalar, a string, or a structure (tensor summaries
-/// and other ValueTraits specializations).
+/// and other ValueTraits specializations). Scalars are held inline; strings
+/// and structures are shared, so events stay small and cheap to copy.
 struct Value {
   enum class Kind : uint8_t {
     Null, Bool, Int, UInt, Float, String, Object, Array, Truncated
   };
+  using Members = std::vector<std::pair<std::string, Value>>;
+
   Kind K = Kind::Null;
-  bool B = false;
-  int64_t I = 0;
-  uint64_t U = 0;
-  double F = 0;
-  std::string S;
-  std::vector<std::pair<std::string, Value>> Members; ///< Object
-  std::vector<Value> Items;                           ///< Array
+  union {
+    bool B;
+    int64_t I = 0;
+    uint64_t U;
+    double F;
+  };
 
   bool isNumber() const {
     return K == Kind::Int || K == Kind::UInt || K == Kind::Float ||
@@ -39,8 +42,21 @@ struct Value {
   }
   /// The value as a double. EXPECTS: isNumber().
   double number() const;
+  /// The string of a String value, else "".
+  const std::string &str() const;
+  /// An Object's members / an Array's items (empty for other kinds).
+  const Members &members() const;
+  const std::vector<Value> &items() const;
   /// An object member, or null.
   const Value *get(std::string_view Key) const;
+
+  static Value string(std::string S);
+  static Value object(Members M);
+  static Value array(std::vector<Value> Items);
+
+private:
+  struct Composite;
+  std::shared_ptr<const Composite> C;
 };
 
 using Args = std::vector<std::pair<std::string, Value>>;
@@ -82,7 +98,8 @@ struct Event {
   int64_t Dur = 0;  ///< ns, regions only
   int64_t Iter = -1; ///< loop iteration, or -1
   Value V;          ///< watches
-  Args A;           ///< the site's own args and the context in force
+  /// The site's own args and the context in force; never null.
+  const Args *A = nullptr;
 };
 
 struct ProcessInfo {
@@ -103,6 +120,8 @@ struct Trace {
   std::vector<SiteInfo> Sites; ///< by id; Sites[0] is unused
   std::vector<ThreadInfo> Threads;
   std::vector<Event> Events; ///< in time order
+  /// The distinct arg sets events point to (Events[i].A).
+  std::vector<std::unique_ptr<Args>> ArgSets;
   double NsPerTick = 1.0;
 
   /// False when the file ends inside a block (a crash or a kill mid-write):

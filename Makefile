@@ -1,0 +1,50 @@
+# sonde: two commands on a fresh Debian 12 machine.
+#   make demo   installs what is missing, builds, instruments and runs the
+#               example training, and shows what sonde recorded
+#   make test   the whole suite (what CI runs)
+# Also: make build, make bench, make install PREFIX=/usr/local
+
+BUILD ?= build
+JOBS ?= 2
+PREFIX ?= /usr/local
+CMAKE_FLAGS ?=
+CCACHE := $(shell command -v ccache 2>/dev/null)
+
+.PHONY: all build configure deps demo test bench install clean format
+
+all: build
+
+deps:
+	@scripts/install-deps
+
+$(BUILD)/build.ninja:
+	@scripts/install-deps
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache) $(CMAKE_FLAGS)
+
+configure: $(BUILD)/build.ninja
+
+build: configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 900
+
+demo:
+	@scripts/install-deps
+	@$(MAKE) --no-print-directory build
+	@scripts/demo $(BUILD)
+
+bench:
+	@scripts/install-deps --bench
+	@$(MAKE) --no-print-directory build
+	@scripts/bench $(BUILD)
+
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+format:
+	clang-format-19 -i $$(git ls-files '*.cpp' '*.h')
+
+clean:
+	rm -rf $(BUILD)

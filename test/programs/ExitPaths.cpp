@@ -1,0 +1,241 @@
+//===- ExitPaths.cpp - A program that records, then leaves in a chosen way -===//
+//
+// Driven by test/unit/runtime/LifecycleTest.cpp, which runs it with
+// SONDE_OUTPUT set and reads the trace it leaves:
+//
+//   exit-paths MODE N [ARG]
+//
+// records N watch records (value 0..N-1) inside a region, then:
+//   return      returns from main
+//   exit        calls exit(3) with two regions open
+//   quick_exit  calls quick_exit(4)
+//   sigterm, sigint, segv, abort, bus, fpe   dies by that signal
+//   threads     ARG threads record N each, exit, then main returns
+//   drop        ARG threads record N each into tiny rings in drop mode
+//   fork        the child records N more and exits; the parent N after
+//   mixed       N values of varying size (strings, structs) through a ring
+//               small enough to wrap many times
+//   values      one watch of each supported type
+//   static      a static object's destructor records after main returns
+//   enable      categories switched at run time
+//
+// Prints what it produced on stdout, one `key value` per line.
+//
+//===----------------------------------------------------------------------===//
+
+#include "sonde/sonde.h"
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+sonde::Site WatchSite(sonde::SiteKind::Watch, "user.test", "i", "ExitPaths.cpp",
+                      1, "produce");
+sonde::Site OuterSite(sonde::SiteKind::Region, "pipeline.train", "outer",
+                      "ExitPaths.cpp", 2, "main");
+sonde::Site InnerSite(sonde::SiteKind::Region, "compute.forward", "inner",
+                      "ExitPaths.cpp", 3, "leave");
+
+void produce(long N) {
+  for (long I = 0; I < N; ++I)
+    sonde::watchScalar(WatchSite, I);
+}
+
+[[noreturn]] void leave(const std::string &Mode) {
+  sonde::Region Inner(InnerSite);
+  std::fflush(stdout);
+  if (Mode == "exit")
+    std::exit(3);
+  if (Mode == "quick_exit")
+    std::quick_exit(4);
+  if (Mode == "sigterm")
+    raise(SIGTERM);
+  if (Mode == "sigint")
+    raise(SIGINT);
+  if (Mode == "abort")
+    std::abort();
+  if (Mode == "bus")
+    raise(SIGBUS);
+  if (Mode == "fpe")
+    raise(SIGFPE);
+  if (Mode == "segv") {
+    volatile int *Null = nullptr;
+    *Null = 1;
+  }
+  std::_Exit(99);
+}
+
+enum class Color { Red = 1, Green = 7 };
+
+struct Point {
+  double X, Y;
+};
+
+} // namespace
+
+template <> struct sonde::ValueTraits<Point> {
+  static constexpr size_t MaxBytes = 2 + 2 * 9 + 2 * 9;
+  static void write(sonde::ValueWriter &W, const Point &P) {
+    W.object(2);
+    W.key("x");
+    W.floating(P.X);
+    W.key("y");
+    W.floating(P.Y);
+  }
+};
+
+namespace {
+
+struct Recorder {
+  ~Recorder() {
+    static sonde::Site S(sonde::SiteKind::Instant, "user.test", "static_dtor",
+                         "ExitPaths.cpp", 4, "~Recorder");
+    sonde::instant(S);
+  }
+};
+
+int threads(long N, int Count) {
+  std::vector<std::thread> Ts;
+  for (int T = 0; T < Count; ++T)
+    Ts.emplace_back([N] { produce(N); });
+  for (auto &T : Ts)
+    T.join();
+  std::printf("produced %ld\n", N * Count);
+  return 0;
+}
+
+int mixed(long N) {
+  static sonde::Site S(sonde::SiteKind::Watch, "user.test", "mixed",
+                       "ExitPaths.cpp", 5, "mixed");
+  static sonde::Site P(sonde::SiteKind::Watch, "user.test", "point",
+                       "ExitPaths.cpp", 6, "mixed");
+  for (long I = 0; I < N; ++I) {
+    // Sizes from 24 to ~300 bytes, so records land at every ring offset.
+    std::string V(static_cast<size_t>(I % 251), static_cast<char>('a' + I % 26));
+    sonde::watch(S, V);
+    sonde::watch(P, Point{double(I), -double(I)});
+  }
+  std::printf("produced %ld\n", 2 * N);
+  return 0;
+}
+
+int values() {
+  static sonde::Site S[] = {
+      {sonde::SiteKind::Watch, "user", "int", "v.cpp", 1, "values"},
+      {sonde::SiteKind::Watch, "user", "uint", "v.cpp", 2, "values"},
+      {sonde::SiteKind::Watch, "user", "double", "v.cpp", 3, "values"},
+      {sonde::SiteKind::Watch, "user", "bool", "v.cpp", 4, "values"},
+      {sonde::SiteKind::Watch, "user", "string", "v.cpp", 5, "values"},
+      {sonde::SiteKind::Watch, "user", "enum", "v.cpp", 6, "values"},
+      {sonde::SiteKind::Watch, "user", "point", "v.cpp", 7, "values"},
+      {sonde::SiteKind::Watch, "user", "long_string", "v.cpp", 8, "values"},
+      {sonde::SiteKind::Watch, "user", "cstr", "v.cpp", 9, "values"},
+      {sonde::SiteKind::Watch, "user", "float", "v.cpp", 10, "values"},
+  };
+  sonde::watchScalarOr(S[0], -42);
+  sonde::watchScalarOr(S[1], 18446744073709551615ull);
+  sonde::watchScalarOr(S[2], 2.5);
+  sonde::watchScalarOr(S[3], true);
+  sonde::watch(S[4], std::string("hello \"world\"\n"));
+  sonde::watch(S[5], Color::Green);
+  sonde::watch(S[6], Point{1.5, -2.25});
+  sonde::watch(S[7], std::string(1000, 'x'));
+  sonde::watch(S[8], "literal");
+  sonde::watchScalarOr(S[9], 0.1f);
+  // A region with args that are context for what is nested.
+  static sonde::Site Epoch(sonde::SiteKind::Region, "pipeline.epoch", "epoch",
+                           "v.cpp", 11, "values", 0, sonde::ContextArgs,
+                           "epoch,tag");
+  static sonde::Site Step(sonde::SiteKind::Region, "compute.step", "step",
+                          "v.cpp", 12, "values", 0, 0, "step");
+  static sonde::Site Loss(sonde::SiteKind::Watch, "user", "loss", "v.cpp", 13,
+                          "values");
+  for (int E = 0; E < 2; ++E) {
+    sonde::Region R(Epoch, E, "train");
+    for (int St = 0; St < 3; ++St) {
+      sonde::Region Q(Step, St);
+      sonde::watchScalar(Loss, 1.0 / (1 + E * 3 + St));
+    }
+  }
+  std::printf("produced 10\n");
+  return 0;
+}
+
+int enableDisable() {
+  static sonde::Site F(sonde::SiteKind::Instant, "compute.forward", "f",
+                       "e.cpp", 1, "e");
+  static sonde::Site D(sonde::SiteKind::Instant, "data.item", "d", "e.cpp", 2,
+                       "e");
+  static sonde::Site Off(sonde::SiteKind::Instant, "user.x", "off", "e.cpp", 3,
+                         "e", 0, sonde::OffByDefault);
+  for (int Round = 0; Round < 4; ++Round) {
+    if (Round == 1)
+      sonde::disable("compute");
+    if (Round == 2)
+      sonde::setProbeEnabled("off", true);
+    if (Round == 3)
+      sonde::enable("all");
+    sonde::instant(F);
+    sonde::instant(D);
+    sonde::instant(Off);
+  }
+  return 0;
+}
+
+int forked(long N) {
+  produce(N);
+  std::fflush(stdout);
+  pid_t Child = fork();
+  if (Child == 0) {
+    produce(N);
+    produce(N);
+    std::exit(0);
+  }
+  int Status = 0;
+  waitpid(Child, &Status, 0);
+  produce(N);
+  std::printf("child %d\n", static_cast<int>(Child));
+  return WIFEXITED(Status) && WEXITSTATUS(Status) == 0 ? 0 : 1;
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  if (Argc < 3) {
+    std::fprintf(stderr, "usage: exit-paths MODE N [ARG]\n");
+    return 2;
+  }
+  std::string Mode = Argv[1];
+  long N = std::atol(Argv[2]);
+  int Arg = Argc > 3 ? std::atoi(Argv[3]) : 0;
+  if (Mode == "threads" || Mode == "drop")
+    return threads(N, Arg);
+  if (Mode == "mixed")
+    return mixed(N);
+  if (Mode == "values")
+    return values();
+  if (Mode == "enable")
+    return enableDisable();
+  if (Mode == "fork")
+    return forked(N);
+  if (Mode == "static") {
+    static Recorder R;
+    produce(N);
+    return 0;
+  }
+  sonde::Region Outer(OuterSite);
+  produce(N);
+  std::printf("produced %ld\n", N);
+  if (Mode == "return")
+    return 0;
+  leave(Mode);
+}

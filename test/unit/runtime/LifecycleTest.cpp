@@ -1,0 +1,452 @@
+//===- LifecycleTest.cpp - Every way out of a process keeps every record --===//
+//
+// Runs test/programs/ExitPaths.cpp in a fresh output directory, then reads
+// the trace it left with the reader library and counts records exactly.
+//
+//===----------------------------------------------------------------------===//
+
+#include "sonde/trace.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <csignal>
+#include <ostream>
+#include <cstdlib>
+#include <dirent.h>
+#include <fcntl.h>
+#include <fstream>
+#include <map>
+#include <spawn.h>
+#include <string>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+extern char **environ;
+
+using namespace sonde::trace;
+
+namespace {
+
+struct RunResult {
+  int Status = 0;
+  std::string Dir;
+  std::string Stdout;
+  std::vector<std::string> Files;
+
+  bool exited(int Code) const {
+    return WIFEXITED(Status) && WEXITSTATUS(Status) == Code;
+  }
+  bool killedBy(int Sig) const {
+    return WIFSIGNALED(Status) && WTERMSIG(Status) == Sig;
+  }
+  long produced() const {
+    auto P = Stdout.find("produced ");
+    return P == std::string::npos ? -1 : std::atol(Stdout.c_str() + P + 9);
+  }
+};
+
+std::string makeTempDir() {
+  char Template[] = "/tmp/sonde-test-XXXXXX";
+  const char *D = mkdtemp(Template);
+  return D ? D : "";
+}
+
+std::vector<std::string> traceFiles(const std::string &Dir) {
+  std::vector<std::string> Files;
+  std::string Error;
+  expandInputs({Dir}, Files, Error);
+  return Files;
+}
+
+/// Runs the exit-paths program; `Env` adds to the environment.
+RunResult run(std::vector<std::string> Args,
+        std::vector<std::string> Env = {}) {
+  RunResult R;
+  R.Dir = makeTempDir();
+  std::string OutFile = R.Dir + "/stdout.txt";
+  Env.push_back("SONDE_OUTPUT=" + R.Dir);
+  std::vector<std::string> EnvAll;
+  for (char **E = environ; *E; ++E)
+    if (std::string(*E).rfind("SONDE_", 0) != 0)
+      EnvAll.push_back(*E);
+  EnvAll.insert(EnvAll.end(), Env.begin(), Env.end());
+  Args.insert(Args.begin(), SONDE_EXIT_PATHS);
+  std::vector<char *> Argv, Envp;
+  for (auto &A : Args)
+    Argv.push_back(A.data());
+  Argv.push_back(nullptr);
+  for (auto &E : EnvAll)
+    Envp.push_back(E.data());
+  Envp.push_back(nullptr);
+  posix_spawn_file_actions_t Actions;
+  posix_spawn_file_actions_init(&Actions);
+  posix_spawn_file_actions_addopen(&Actions, 1, OutFile.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t Pid;
+  if (posix_spawn(&Pid, Argv[0], &Actions, nullptr, Argv.data(),
+                  Envp.data()) == 0)
+    waitpid(Pid, &R.Status, 0);
+  posix_spawn_file_actions_destroy(&Actions);
+  std::ifstream In(OutFile);
+  R.Stdout.assign(std::istreambuf_iterator<char>(In),
+                  std::istreambuf_iterator<char>());
+  R.Files = traceFiles(R.Dir);
+  return R;
+}
+
+Trace readOne(const RunResult &R) {
+  Trace T;
+  std::string Error;
+  EXPECT_EQ(R.Files.size(), 1u) << R.Dir;
+  if (!R.Files.empty())
+    EXPECT_TRUE(readTrace(R.Files[0], T, Error)) << Error;
+  return T;
+}
+
+struct Counts {
+  long Watches = 0, Regions = 0, Unfinished = 0, Instants = 0;
+};
+
+Counts count(const Trace &T) {
+  Counts C;
+  for (const Event &E : T.Events) {
+    switch (E.Kind) {
+    case EventKind::Watch:
+      ++C.Watches;
+      break;
+    case EventKind::Region:
+      ++C.Regions;
+      C.Unfinished += E.Unfinished;
+      break;
+    case EventKind::Instant:
+      ++C.Instants;
+      break;
+    }
+  }
+  return C;
+}
+
+/// The watch values of site "i", per thread, must be 0..N-1 in order.
+void expectSequences(const Trace &T, long N, size_t Threads) {
+  std::map<uint32_t, long> Next;
+  for (const Event &E : T.Events) {
+    if (E.Kind != EventKind::Watch || T.site(E.Site).Name != "i")
+      continue;
+    long &Expected = Next[E.Thread];
+    ASSERT_EQ(E.V.K, Value::Kind::Int);
+    ASSERT_EQ(E.V.I, Expected) << "thread " << E.Thread;
+    ++Expected;
+  }
+  EXPECT_EQ(Next.size(), Threads);
+  for (auto &KV : Next)
+    EXPECT_EQ(KV.second, N) << "thread " << KV.first;
+}
+
+// --- Normal ends ---------------------------------------------------------
+
+TEST(Lifecycle, ReturnFromMainKeepsEveryRecord) {
+  RunResult R = run({"return", "100000"});
+  ASSERT_TRUE(R.exited(0)) << R.Status;
+  Trace T = readOne(R);
+  EXPECT_TRUE(T.Complete) << T.Problem;
+  EXPECT_TRUE(T.Process.Ended);
+  EXPECT_EQ(T.Process.How, "exit");
+  EXPECT_EQ(T.Process.Dropped, 0u);
+  Counts C = count(T);
+  EXPECT_EQ(C.Watches, 100000);
+  EXPECT_EQ(C.Regions, 1); // `outer`, closed by its destructor
+  EXPECT_EQ(C.Unfinished, 0);
+  expectSequences(T, 100000, 1);
+}
+
+TEST(Lifecycle, ExitRecordsOpenRegionsAsUnfinished) {
+  RunResult R = run({"exit", "5000"});
+  ASSERT_TRUE(R.exited(3)) << R.Status;
+  Trace T = readOne(R);
+  EXPECT_EQ(T.Process.How, "exit");
+  Counts C = count(T);
+  EXPECT_EQ(C.Watches, 5000);
+  EXPECT_EQ(C.Unfinished, 2); // outer and inner were open at exit()
+  EXPECT_EQ(C.Regions, 2);
+  for (const Event &E : T.Events)
+    if (E.Unfinished && T.site(E.Site).Name == "inner")
+      EXPECT_EQ(E.Level, 1u);
+}
+
+TEST(Lifecycle, QuickExit) {
+  RunResult R = run({"quick_exit", "5000"});
+  ASSERT_TRUE(R.exited(4)) << R.Status;
+  Trace T = readOne(R);
+  EXPECT_EQ(T.Process.How, "quick_exit");
+  Counts C = count(T);
+  EXPECT_EQ(C.Watches, 5000);
+  EXPECT_EQ(C.Unfinished, 2);
+}
+
+TEST(Lifecycle, StaticDestructorsAreRecorded) {
+  RunResult R = run({"static", "10"});
+  ASSERT_TRUE(R.exited(0));
+  Trace T = readOne(R);
+  Counts C = count(T);
+  EXPECT_EQ(C.Watches, 10);
+  EXPECT_EQ(C.Instants, 1); // from ~Recorder, after main returned
+}
+
+// --- Signals and crashes ---------------------------------------------------
+
+struct SignalCase {
+  const char *Mode;
+  int Signal;
+  const char *How;
+};
+
+void PrintTo(const SignalCase &C, std::ostream *OS) { *OS << C.Mode; }
+
+class SignalEnd : public ::testing::TestWithParam<SignalCase> {};
+
+TEST_P(SignalEnd, FinishesTheTraceThenDiesAsWithoutSonde) {
+  const SignalCase &Case = GetParam();
+  RunResult R = run({Case.Mode, "20000"});
+  ASSERT_TRUE(R.killedBy(Case.Signal)) << "status " << R.Status;
+  Trace T = readOne(R);
+  EXPECT_TRUE(T.Complete) << T.Problem;
+  EXPECT_TRUE(T.Process.Ended);
+  EXPECT_EQ(T.Process.How, Case.How);
+  Counts C = count(T);
+  EXPECT_EQ(C.Watches, 20000); // every record made before the signal
+  EXPECT_EQ(C.Unfinished, 2);
+  expectSequences(T, 20000, 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Lifecycle, SignalEnd,
+    ::testing::Values(SignalCase{"sigterm", SIGTERM, "signal:SIGTERM"},
+                      SignalCase{"sigint", SIGINT, "signal:SIGINT"},
+                      SignalCase{"segv", SIGSEGV, "crash:SIGSEGV"},
+                      SignalCase{"abort", SIGABRT, "crash:SIGABRT"},
+                      SignalCase{"bus", SIGBUS, "crash:SIGBUS"},
+                      SignalCase{"fpe", SIGFPE, "crash:SIGFPE"}),
+    [](const auto &Info) { return std::string(Info.param.Mode); });
+
+// --- Threads, full rings -------------------------------------------------
+
+TEST(Lifecycle, EightThreadsMillionRecordsEachBlockModeLosesNothing) {
+  RunResult R = run({"threads", "1000000", "8"});
+  ASSERT_TRUE(R.exited(0));
+  Trace T = readOne(R);
+  EXPECT_EQ(T.Process.Dropped, 0u);
+  EXPECT_EQ(count(T).Watches, 8000000);
+  expectSequences(T, 1000000, 8);
+}
+
+TEST(Lifecycle, ExitedThreadsAreDrained) {
+  // Threads that ended long before main: their rings are recycled only once
+  // drained, and nothing of theirs is lost.
+  RunResult R = run({"threads", "50000", "3"}, {"SONDE_BUFFER_SIZE=64K"});
+  ASSERT_TRUE(R.exited(0));
+  Trace T = readOne(R);
+  EXPECT_EQ(count(T).Watches, 150000);
+  expectSequences(T, 50000, 3);
+}
+
+TEST(Lifecycle, DropModeAccountsForEveryRecord) {
+  RunResult R = run({"drop", "500000", "4"},
+              {"SONDE_ON_FULL=drop", "SONDE_BUFFER_SIZE=64K"});
+  ASSERT_TRUE(R.exited(0));
+  Trace T = readOne(R);
+  long Written = count(T).Watches;
+  EXPECT_EQ(Written + static_cast<long>(T.Process.Dropped), R.produced());
+  EXPECT_GT(T.Process.Dropped, 0u) << "a 64 KiB ring should overflow";
+}
+
+TEST(Lifecycle, VariableSizeRecordsWrapTheRing) {
+  RunResult R = run({"mixed", "20000"}, {"SONDE_BUFFER_SIZE=64K"});
+  ASSERT_TRUE(R.exited(0));
+  Trace T = readOne(R);
+  long I = 0, J = 0;
+  for (const Event &E : T.Events) {
+    if (E.Kind != EventKind::Watch)
+      continue;
+    if (T.site(E.Site).Name == "mixed") {
+      ASSERT_EQ(E.V.K, Value::Kind::String);
+      ASSERT_EQ(E.V.str(), std::string(static_cast<size_t>(I % 251),
+                                   static_cast<char>('a' + I % 26)))
+          << I;
+      ++I;
+    } else {
+      const Value *X = E.V.get("x"), *Y = E.V.get("y");
+      ASSERT_TRUE(X && Y);
+      ASSERT_EQ(X->F, double(J));
+      ASSERT_EQ(Y->F, -double(J));
+      ++J;
+    }
+  }
+  EXPECT_EQ(I, 20000);
+  EXPECT_EQ(J, 20000);
+}
+
+// --- fork ------------------------------------------------------------------
+
+TEST(Lifecycle, ForkedChildWritesItsOwnFileWithoutTheParentsRecords) {
+  RunResult R = run({"fork", "1000"});
+  ASSERT_TRUE(R.exited(0)) << R.Stdout;
+  ASSERT_EQ(R.Files.size(), 2u);
+  uint64_t ChildPid =
+      std::strtoull(R.Stdout.c_str() + R.Stdout.find("child ") + 6, nullptr, 10);
+  std::map<uint64_t, Trace> ByPid;
+  for (const std::string &F : R.Files) {
+    Trace T;
+    std::string Error;
+    ASSERT_TRUE(readTrace(F, T, Error)) << Error;
+    EXPECT_EQ(T.Process.How, "exit");
+    // Parent: 1000 before the fork and 1000 after. Child: its own 2000.
+    EXPECT_EQ(count(T).Watches, 2000) << F;
+    ByPid[T.Process.Pid] = std::move(T);
+  }
+  ASSERT_EQ(ByPid.count(ChildPid), 1u);
+  const Trace &Child = ByPid[ChildPid];
+  for (auto &KV : ByPid)
+    if (KV.first != ChildPid)
+      EXPECT_EQ(Child.Process.PPid, KV.first);
+}
+
+// --- Values, args, control ----------------------------------------------------
+
+TEST(Lifecycle, ValuesRoundTrip) {
+  RunResult R = run({"values", "0"});
+  ASSERT_TRUE(R.exited(0));
+  Trace T = readOne(R);
+  std::map<std::string, const Value *> V;
+  for (const Event &E : T.Events)
+    if (E.Kind == EventKind::Watch && !V.count(T.site(E.Site).Name))
+      V[T.site(E.Site).Name] = &E.V;
+  ASSERT_EQ(V.size(), 11u);
+  EXPECT_EQ(V["int"]->I, -42);
+  EXPECT_EQ(V["uint"]->U, 18446744073709551615ull);
+  EXPECT_EQ(V["double"]->F, 2.5);
+  EXPECT_EQ(V["bool"]->K, Value::Kind::Bool);
+  EXPECT_TRUE(V["bool"]->B);
+  EXPECT_EQ(V["string"]->str(), "hello \"world\"\n");
+  EXPECT_EQ(V["enum"]->I, 7);
+  EXPECT_EQ(V["point"]->get("x")->F, 1.5);
+  EXPECT_EQ(V["point"]->get("y")->F, -2.25);
+  EXPECT_EQ(V["long_string"]->str(), std::string(256, 'x')); // capped
+  EXPECT_EQ(V["cstr"]->str(), "literal");
+  EXPECT_EQ(V["float"]->F, static_cast<double>(0.1f));
+}
+
+TEST(Lifecycle, ArgsApplyToTheirRegionAndContextToNestedRecords) {
+  RunResult R = run({"values", "0"});
+  Trace T = readOne(R);
+  int Steps = 0, Losses = 0, Epochs = 0;
+  for (const Event &E : T.Events) {
+    const std::string &Name = T.site(E.Site).Name;
+    std::map<std::string, Value> A(E.A->begin(), E.A->end());
+    if (Name == "epoch") {
+      ++Epochs;
+      EXPECT_EQ(A.size(), 2u);
+      EXPECT_EQ(A["tag"].str(), "train");
+    } else if (Name == "step") {
+      ++Steps;
+      EXPECT_EQ(A.size(), 3u); // its own step, and the epoch's context
+      EXPECT_EQ(A["step"].I, (Steps - 1) % 3);
+      EXPECT_EQ(A["epoch"].I, (Steps - 1) / 3);
+    } else if (Name == "loss") {
+      ++Losses;
+      EXPECT_EQ(A.size(), 2u) << "step's args are not context";
+      EXPECT_EQ(A["epoch"].I, (Losses - 1) / 3);
+      EXPECT_EQ(E.V.F, 1.0 / (1 + A["epoch"].I * 3 + (Losses - 1) % 3));
+    }
+  }
+  EXPECT_EQ(Epochs, 2);
+  EXPECT_EQ(Steps, 6);
+  EXPECT_EQ(Losses, 6);
+}
+
+std::map<std::string, int> instantCounts(const Trace &T) {
+  std::map<std::string, int> N;
+  for (const Event &E : T.Events)
+    if (E.Kind == EventKind::Instant)
+      ++N[T.site(E.Site).Name];
+  return N;
+}
+
+TEST(Lifecycle, CategoriesAndProbesSwitchAtRunTime) {
+  RunResult R = run({"enable", "0"});
+  auto N = instantCounts(readOne(R));
+  EXPECT_EQ(N["f"], 2);   // off after disable("compute"), on after "all"
+  EXPECT_EQ(N["d"], 4);   // never switched off
+  EXPECT_EQ(N["off"], 2); // `enabled: false` until forced on
+}
+
+TEST(Lifecycle, EnvironmentSetsTheStartingRules) {
+  RunResult R = run({"enable", "0"}, {"SONDE_DISABLE=data,user.x",
+                                "SONDE_ENABLE=compute"});
+  auto N = instantCounts(readOne(R));
+  EXPECT_EQ(N["f"], 2);
+  EXPECT_EQ(N["d"], 1);   // off from the start, on after enable("all")
+  EXPECT_EQ(N["off"], 2);
+}
+
+TEST(Lifecycle, FileNameCarriesProgramRankAndPid) {
+  RunResult R = run({"return", "1"}, {"RANK=3"});
+  ASSERT_EQ(R.Files.size(), 1u);
+  Trace T = readOne(R);
+  std::string Expected = R.Dir + "/exit-paths-3-" +
+                         std::to_string(T.Process.Pid) + ".sonde";
+  EXPECT_EQ(R.Files[0], Expected);
+  EXPECT_EQ(T.Process.Rank, 3);
+}
+
+// --- Torn files ----------------------------------------------------------------
+
+TEST(Reader, TornFileKeepsEveryRecordBeforeTheTear) {
+  RunResult R = run({"return", "3000"});
+  ASSERT_EQ(R.Files.size(), 1u);
+  std::ifstream In(R.Files[0], std::ios::binary);
+  std::string Bytes((std::istreambuf_iterator<char>(In)),
+                    std::istreambuf_iterator<char>());
+  long Previous = -1;
+  std::string Cut = R.Dir + "/cut.sonde";
+  // Every offset of the preamble, then ~500 cuts through the events.
+  size_t Step = std::max<size_t>(1, Bytes.size() / 500);
+  for (size_t Len = 16; Len <= Bytes.size();
+       Len += Len < 300 ? 1 : Step) {
+    std::ofstream(Cut, std::ios::binary).write(Bytes.data(), Len);
+    Trace T;
+    std::string Error;
+    ASSERT_TRUE(readTrace(Cut, T, Error)) << Len << ": " << Error;
+    long N = count(T).Watches;
+    EXPECT_GE(N, Previous) << "cut at " << Len;
+    Previous = N;
+    if (Len < Bytes.size()) {
+      EXPECT_FALSE(T.Process.Ended && T.Complete) << Len;
+    }
+    // Values stay in sequence: a tear never invents or reorders records.
+    long I = 0;
+    for (const Event &E : T.Events)
+      if (E.Kind == EventKind::Watch)
+        ASSERT_EQ(E.V.I, I++) << "cut at " << Len;
+  }
+  Trace Full;
+  std::string Error;
+  ASSERT_TRUE(readTrace(R.Files[0], Full, Error));
+  EXPECT_EQ(count(Full).Watches, 3000);
+}
+
+TEST(Reader, RejectsWhatIsNotATrace) {
+  std::string Dir = makeTempDir();
+  std::string P = Dir + "/junk.sonde";
+  std::ofstream(P) << "not a trace at all";
+  Trace T;
+  std::string Error;
+  EXPECT_FALSE(readTrace(P, T, Error));
+  EXPECT_NE(Error.find("not a sonde trace"), std::string::npos) << Error;
+  EXPECT_FALSE(readTrace(Dir + "/missing.sonde", T, Error));
+  EXPECT_NE(Error.find("cannot open"), std::string::npos) << Error;
+}
+
+} // namespace
