@@ -238,10 +238,17 @@ int main(int argc, char** argv) {
   auto model = std::make_shared<Net>();
   model->to(device);
 
-  auto train_loader = make_loader(options.data_dir, torch::data::datasets::MNIST::Mode::kTrain,
-                                  options.train_samples, options.batch_size);
-  auto test_loader = make_loader(options.data_dir, torch::data::datasets::MNIST::Mode::kTest,
-                                 options.test_samples, options.test_batch_size);
+  std::unique_ptr<DataLoader> train_loader, test_loader;
+  try {
+    train_loader = make_loader(options.data_dir, torch::data::datasets::MNIST::Mode::kTrain,
+                               options.train_samples, options.batch_size);
+    test_loader = make_loader(options.data_dir, torch::data::datasets::MNIST::Mode::kTest,
+                              options.test_samples, options.test_batch_size);
+  } catch (const c10::Error& error) {
+    std::fprintf(stderr, "mnist: cannot read MNIST from '%s': %s\n(make_data DIR writes a synthetic set)\n",
+                 options.data_dir.c_str(), error.what_without_backtrace());
+    return 1;
+  }
 
   torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(options.lr).momentum(options.momentum));
 
