@@ -176,6 +176,38 @@ void exportChrome(const std::vector<Trace> &Traces, std::FILE *Out) {
   J.raw("\n]}\n");
 }
 
+void printInfo(const std::vector<Trace> &Traces, bool Json, std::FILE *Out) {
+  JsonOut J(Out);
+  for (const Trace &T : Traces) {
+    const ProcessInfo &P = T.Process;
+    size_t Sites = T.Sites.empty() ? 0 : T.Sites.size() - 1;
+    if (!Json) {
+      J.flush();
+      std::fprintf(Out,
+                   "%s: %s pid %llu rank %lld host %s, %s, %llu dropped, "
+                   "%zu sites, %zu threads%s\n",
+                   T.Path.c_str(), P.Program.c_str(),
+                   (unsigned long long)P.Pid, (long long)P.Rank,
+                   P.Host.c_str(), P.Ended ? P.How.c_str() : "no end record",
+                   (unsigned long long)P.Dropped, Sites, T.Threads.size(),
+                   T.Complete ? "" : ", torn");
+      continue;
+    }
+    J.open();
+    J.key("file").str(T.Path);
+    J.key("program").str(P.Program);
+    J.key("pid").num(P.Pid);
+    J.key("rank").num(P.Rank);
+    J.key("host").str(P.Host);
+    J.key("how").str(P.Ended ? P.How : "unknown");
+    J.key("dropped").num(P.Dropped);
+    J.key("sites").num(static_cast<uint64_t>(Sites));
+    J.key("threads").num(static_cast<uint64_t>(T.Threads.size()));
+    J.key("complete").raw(T.Complete ? "true" : "false");
+    J.close().raw("\n");
+  }
+}
+
 void dumpTrace(const Trace &T, std::FILE *Out) {
   const ProcessInfo &P = T.Process;
   std::fprintf(Out, "file: %s (format %u.%u)\n", T.Path.c_str(),

@@ -16,6 +16,9 @@ void exportJsonl(const std::vector<Trace> &Traces, std::FILE *Out);
 /// regions as X events, instants as i events, numeric watches as counters,
 /// process and thread names as M events. Times in microseconds.
 void exportChrome(const std::vector<Trace> &Traces, std::FILE *Out);
+/// Per file: the process, how it ended, drops, sites and threads (needs no
+/// events, see readTrace's `Events`).
+void printInfo(const std::vector<Trace> &Traces, bool Json, std::FILE *Out);
 /// Every record in readable text, with the file's reading status.
 void dumpTrace(const Trace &T, std::FILE *Out);
 /// Per category and name: count, total, mean, p50, p99; per watch: count,

@@ -73,6 +73,10 @@ inline int64_t unzigzag(uint64_t V) {
 
 /// Appends a LEB128 varint; returns the new end. At most 10 bytes.
 inline char *putVarint(char *P, uint64_t V) {
+  if (V < 0x80) { // most deltas and ids: one byte
+    *P = static_cast<char>(V);
+    return P + 1;
+  }
   while (V >= 0x80) {
     *P++ = static_cast<char>(V | 0x80);
     V >>= 7;

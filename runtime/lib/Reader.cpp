@@ -519,7 +519,8 @@ uint64_t Trace::tid(uint32_t Index) const {
   return TI ? TI->Tid : Index;
 }
 
-bool readTrace(const std::string &Path, Trace &Out, std::string &Error) {
+bool readTrace(const std::string &Path, Trace &Out, std::string &Error,
+               bool Events) {
   std::vector<uint8_t> Bytes;
   {
     std::FILE *F = std::fopen(Path.c_str(), "rb");
@@ -553,7 +554,8 @@ bool readTrace(const std::string &Path, Trace &Out, std::string &Error) {
     return false;
   }
   Out.ArgSets.push_back(std::make_unique<Args>()); // the empty set
-  Out.Events.reserve(Bytes.size() / 5);
+  if (Events)
+    Out.Events.reserve(Bytes.size() / 5);
   Decoder D(Out);
   size_t Pos = format::FileHeaderSize;
   while (Pos < Bytes.size()) {
@@ -578,7 +580,8 @@ bool readTrace(const std::string &Path, Trace &Out, std::string &Error) {
     bool Torn = Body + Len > Bytes.size();
     size_t Have = Torn ? Bytes.size() - Body : Len;
     Cursor C(Bytes.data() + Body, Bytes.data() + Body + Have);
-    D.block(Type, C, Torn);
+    if (Events || Type != Block::Events)
+      D.block(Type, C, Torn);
     if (Torn) {
       Out.Complete = false;
       Out.StoppedAt = Pos;

@@ -50,6 +50,9 @@ ThreadRecord *allocate() {
     delete R;
     return nullptr;
   }
+  // Touch every page now: a first-touch fault on the hot path costs
+  // microseconds (more in a VM), and a ring is reused for good.
+  std::memset(Ring, 0, C.RingBytes);
   R->State.Data = static_cast<char *>(Ring);
   R->State.Mask = C.RingBytes - 1;
   R->State.Stack = new (std::nothrow) OpenRegion[MaxDepth];
@@ -104,8 +107,8 @@ ThreadState *attachThread() noexcept {
   ThreadState &T = R->State;
   // Nobody reads a Free record's producer fields: start from where the
   // previous owner stopped, so positions stay monotonic for the writer.
-  T.Head = T.Published.load(std::memory_order_relaxed);
-  T.Limit = T.Head; // first reserve takes the slow path and computes it
+  // First reserve takes the slow path and computes the limit.
+  T.Limit = T.Published.load(std::memory_order_relaxed);
   T.Depth = 0;
   std::memset(T.Frames, 0, MaxFrameSites * sizeof(uint16_t));
   T.Dropped.store(0, std::memory_order_relaxed);
@@ -141,20 +144,21 @@ char *reserveSlow(ThreadState *T, uint32_t Bytes) noexcept {
   unsigned Waits = 0;
   for (;;) {
     uint64_t Consumed = T->Consumed.load(std::memory_order_acquire);
-    uint64_t Off = T->Head & T->Mask;
+    uint64_t Head = T->Published.load(std::memory_order_relaxed);
+    uint64_t Off = Head & T->Mask;
     if (Off + Bytes > Cap) {
       // The record would straddle the end: pad to the end and wrap. The pad
       // itself needs room, and its size goes in the Site field (it can be
       // larger than a record's u16 size).
       uint64_t PadBytes = Cap - Off;
-      if (T->Head + PadBytes <= Consumed + Cap) {
+      if (Head + PadBytes <= Consumed + Cap) {
         detail::putHeader(T->Data + Off, 0, RecType::Pad, 0,
                           static_cast<uint32_t>(PadBytes));
-        T->Head += PadBytes;
+        T->Published.store(Head + PadBytes, std::memory_order_release);
         continue;
       }
-    } else if (T->Head + Bytes <= Consumed + Cap) {
-      uint64_t NextWrap = (T->Head | T->Mask) + 1;
+    } else if (Head + Bytes <= Consumed + Cap) {
+      uint64_t NextWrap = (Head | T->Mask) + 1;
       uint64_t Room = Consumed + Cap;
       T->Limit = Room < NextWrap ? Room : NextWrap;
       return T->Data + Off;
@@ -165,10 +169,9 @@ char *reserveSlow(ThreadState *T, uint32_t Bytes) noexcept {
                        std::memory_order_relaxed);
       return nullptr;
     }
-    // Block: make what we have visible (pads included), wake the writer and
-    // wait for room. After a while, drain ourselves: the writer may not be
-    // there (a forked child that has not started one yet).
-    T->Published.store(T->Head, std::memory_order_release);
+    // Block: wake the writer and wait for room. After a while, drain
+    // ourselves: the writer may not be there (a forked child that has not
+    // started one yet).
     wakeWriter();
     if (++Waits < 64) {
       sched_yield();

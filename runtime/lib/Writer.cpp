@@ -440,12 +440,12 @@ char *encodeValue(WriterState &W, const char *&In, const char *InEnd,
   return P;
 }
 
-char *putEvent(char *P, uint32_t Site, Ev Type) {
+inline char *putEvent(char *P, uint32_t Site, Ev Type) {
   return putVarint(P, (static_cast<uint64_t>(Site) << 4) |
                           static_cast<uint64_t>(Type));
 }
 
-char *putDelta(WriterState &W, char *P, uint64_t Tsc) {
+inline char *putDelta(WriterState &W, char *P, uint64_t Tsc) {
   P = putVarint(P, format::zigzag(static_cast<int64_t>(Tsc - W.LastTsc)));
   W.LastTsc = Tsc;
   return P;
@@ -520,11 +520,14 @@ void defineKeys(WriterState &W, KeyDefs &Defs) {
   Defs.N = 0;
 }
 
-/// Drains one ring up to what it had published when we looked.
-uint64_t drainRing(WriterState &W, ThreadRecord &R) {
+/// Drains one ring up to what it had published when we looked, less `Lag`
+/// bytes: the background writer stays off the cache lines the producer is
+/// writing right now (chasing it there costs the producer 3x per record).
+uint64_t drainRing(WriterState &W, ThreadRecord &R, uint64_t Lag) {
   ThreadState &T = R.State;
   uint64_t Pub = T.Published.load(std::memory_order_acquire);
   uint64_t Pos = T.Consumed.load(std::memory_order_relaxed);
+  uint64_t Stop = Pub - Pos > 2 * Lag ? Pub - Lag : Pub;
   // Sites registered before these records were published are visible now.
   writeNewSites(W);
   if (!R.Announced && (Pos != Pub || T.Dropped.load(std::memory_order_relaxed)))
@@ -537,7 +540,7 @@ uint64_t drainRing(WriterState &W, ThreadRecord &R) {
   uint64_t Start = Pos;
   char *P = nullptr;
   size_t BlockBytes = 0;
-  while (Pos < Pub) {
+  while (Pos < Stop) {
     const char *Rec = T.Data + (Pos & T.Mask);
     RecHeader H;
     std::memcpy(&H, Rec, sizeof H);
@@ -558,8 +561,45 @@ uint64_t drainRing(WriterState &W, ThreadRecord &R) {
       P = openEvents(W, R);
       BlockBytes = 0;
     }
-    KeyDefs Defs;
     char *Before = P;
+    // The commonest records, inline: a scalar watch and a plain region.
+    if (H.Type == RecType::Watch && (H.Aux & 0x80)) {
+      uint64_t Tsc, Bits;
+      std::memcpy(&Tsc, Rec + 8, 8);
+      std::memcpy(&Bits, Rec + 16, 8);
+      P = putEvent(P, H.Site, Ev::Watch);
+      P = putDelta(W, P, Tsc);
+      auto Tag = static_cast<ValueTag>(H.Aux & 0x7f);
+      *P++ = static_cast<char>(Tag);
+      if (Tag == ValueTag::Int)
+        P = putVarint(P, format::zigzag(static_cast<int64_t>(Bits)));
+      else if (Tag == ValueTag::UInt)
+        P = putVarint(P, Bits);
+      else if (Tag == ValueTag::Float) {
+        std::memcpy(P, &Bits, 8);
+        P += 8;
+      }
+      BlockBytes += static_cast<size_t>(P - Before);
+      Pos += H.Size;
+      continue;
+    }
+    if (H.Type == RecType::Region) {
+      uint64_t Tsc, Start;
+      std::memcpy(&Tsc, Rec + 8, 8);
+      std::memcpy(&Start, Rec + 16, 8);
+      P = putEvent(P, H.Site, Ev::Region);
+      P = putDelta(W, P, Tsc);
+      P = putVarint(P, Tsc >= Start ? Tsc - Start : 0);
+      *P++ = static_cast<char>(H.Aux); // the level: < 128 fits one byte
+      if (H.Aux >= 0x80) {
+        P[-1] = static_cast<char>(H.Aux | 0x80);
+        *P++ = 1;
+      }
+      BlockBytes += static_cast<size_t>(P - Before);
+      Pos += H.Size;
+      continue;
+    }
+    KeyDefs Defs;
     uint64_t TscBefore = W.LastTsc;
     P = encodeRecord(W, H, Rec, P, Defs);
     if (Defs.N) {
@@ -590,7 +630,7 @@ uint64_t drainRing(WriterState &W, ThreadRecord &R) {
 }
 
 /// One pass over every ring. EXPECTS: the drain lock is held.
-uint64_t pass(WriterState &W) {
+uint64_t pass(WriterState &W, uint64_t Lag = 0) {
   // The preamble goes first: open before anything is encoded into Out.
   if (W.OutLen == 0)
     openFile(W);
@@ -599,7 +639,7 @@ uint64_t pass(WriterState &W) {
     int Life = R->Life.load(std::memory_order_acquire);
     if (Life == ThreadRecord::Free)
       continue;
-    Moved += drainRing(W, *R);
+    Moved += drainRing(W, *R, Life == ThreadRecord::Active ? Lag : 0);
     if (Life == ThreadRecord::Retired &&
         R->State.Consumed.load(std::memory_order_relaxed) ==
             R->State.Published.load(std::memory_order_acquire)) {
@@ -626,7 +666,7 @@ void *writerMain(void *) {
   for (;;) {
     uint64_t Moved = 0;
     if (acquireDrain(true)) {
-      Moved = pass(W);
+      Moved = pass(W, /*Lag=*/4096);
       uint64_t Now = clockNs(CLOCK_MONOTONIC);
       // A second anchor soon after the first gives short runs a clock
       // rate; later ones keep a torn file convertible.

@@ -3,6 +3,7 @@
 //   sonde summary TRACE... [--json]
 //   sonde export  TRACE... --format jsonl|chrome [-o FILE]
 //   sonde dump    TRACE
+//   sonde info    TRACE... [--json]
 //
 // TRACE is a .sonde file or a directory of them. Exit status: 0 done,
 // 1 a trace could not be read, 2 usage errors.
@@ -30,6 +31,7 @@ const char Usage[] =
     "                              records as JSON lines, or a Chrome trace\n"
     "                              for Perfetto (ui.perfetto.dev: Open trace)\n"
     "  dump    TRACE               every record, readable\n"
+    "  info    TRACE... [--json]   process, end, drops, sites; no events read\n"
     "\n"
     "TRACE is a .sonde file or a directory of them.\n";
 
@@ -46,7 +48,8 @@ struct Options {
   bool Json = false;
 };
 
-bool loadAll(const Options &O, std::vector<Trace> &Traces) {
+bool loadAll(const Options &O, std::vector<Trace> &Traces,
+             bool Events = true) {
   std::vector<std::string> Files;
   std::string Error;
   if (!expandInputs(O.Inputs, Files, Error)) {
@@ -55,7 +58,7 @@ bool loadAll(const Options &O, std::vector<Trace> &Traces) {
   }
   for (const std::string &F : Files) {
     Trace T;
-    if (!readTrace(F, T, Error)) {
+    if (!readTrace(F, T, Error, Events)) {
       std::fprintf(stderr, "sonde: error: %s\n", Error.c_str());
       return false;
     }
@@ -111,7 +114,7 @@ int main(int Argc, char **Argv) {
     }
   }
   bool Known = O.Command == "summary" || O.Command == "export" ||
-               O.Command == "dump";
+               O.Command == "dump" || O.Command == "info";
   if (!Known)
     return usageError("unknown command '" + O.Command + "'");
   if (O.Inputs.empty())
@@ -125,7 +128,7 @@ int main(int Argc, char **Argv) {
     return usageError("'dump' reads one trace");
 
   std::vector<Trace> Traces;
-  if (!loadAll(O, Traces))
+  if (!loadAll(O, Traces, O.Command != "info"))
     return 1;
 
   std::FILE *Out = stdout;
@@ -147,6 +150,8 @@ int main(int Argc, char **Argv) {
       exportJsonl(Traces, Out);
     else
       exportChrome(Traces, Out);
+  } else if (O.Command == "info") {
+    printInfo(Traces, O.Json, Out);
   } else {
     for (const Trace &T : Traces)
       dumpTrace(T, Out);

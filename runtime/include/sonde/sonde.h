@@ -41,11 +41,17 @@
 #define SONDE_UNLIKELY(X) __builtin_expect(!!(X), 0)
 #define SONDE_ALWAYS_INLINE inline __attribute__((always_inline))
 #define SONDE_NOINLINE __attribute__((noinline))
+#define SONDE_ASSUME(X)                                                        \
+  do {                                                                         \
+    if (!(X))                                                                  \
+      __builtin_unreachable();                                                 \
+  } while (0)
 #else
 #define SONDE_LIKELY(X) (X)
 #define SONDE_UNLIKELY(X) (X)
 #define SONDE_ALWAYS_INLINE inline
 #define SONDE_NOINLINE
+#define SONDE_ASSUME(X) ((void)0)
 #endif
 
 namespace sonde {
@@ -166,9 +172,9 @@ struct OpenRegion {
 /// `Consumed`; the writer thread writes `Consumed` only.
 struct alignas(64) ThreadState {
   // --- Written by the owning thread only. ---------------------------------
-  std::atomic<uint64_t> Published{0}; ///< bytes made visible to the writer
-  uint64_t Head = 0;                  ///< bytes reserved so far
-  uint64_t Limit = 0;  ///< Head may grow to this without a slow-path check
+  /// Bytes written and made visible to the writer: the producer's position.
+  std::atomic<uint64_t> Published{0};
+  uint64_t Limit = 0; ///< Published may grow to this without a slow path
   char *Data = nullptr;
   uint64_t Mask = 0;   ///< ring size - 1 (a power of two)
   uint32_t Depth = 0;  ///< open regions (may exceed MaxDepth)
@@ -197,8 +203,11 @@ uint64_t clockFallback() noexcept;
 /// The site's dense id if it records now, else 0. Registers it on first use.
 SONDE_ALWAYS_INLINE uint32_t activeId(const Site &S) noexcept {
   uint32_t St = S.State.load(std::memory_order_relaxed);
-  if (SONDE_LIKELY(St & Site::OnBit))
-    return St & Site::IdMask;
+  if (SONDE_LIKELY(St & Site::OnBit)) {
+    uint32_t Id = St & Site::IdMask;
+    SONDE_ASSUME(Id != 0); // ids start at 1: spares callers a test
+    return Id;
+  }
   if (St != 0)
     return 0; // registered and off
   return registerSite(S);
@@ -214,16 +223,21 @@ SONDE_ALWAYS_INLINE ThreadState *thread() noexcept {
 /// Reserves `Bytes` (a multiple of 8) in the ring, or returns null when the
 /// record must be dropped. Pair with commit().
 SONDE_ALWAYS_INLINE char *reserve(ThreadState *T, uint32_t Bytes) noexcept {
-  if (SONDE_LIKELY(T->Head + Bytes <= T->Limit))
-    return T->Data + (T->Head & T->Mask);
+  // Only this thread writes Published: a relaxed load reads its own store.
+  uint64_t Pos = T->Published.load(std::memory_order_relaxed);
+  if (SONDE_LIKELY(Pos + Bytes <= T->Limit)) {
+    char *P = T->Data + (Pos & T->Mask);
+    SONDE_ASSUME(P != nullptr); // only the slow path returns null
+    return P;
+  }
   return reserveSlow(T, Bytes);
 }
 
 /// Publishes a reserved record to the writer thread.
 SONDE_ALWAYS_INLINE void commit(ThreadState *T, uint32_t Bytes) noexcept {
-  T->Head += Bytes;
-  // Release: the record's bytes are visible before the writer sees Head.
-  T->Published.store(T->Head, std::memory_order_release);
+  // Release: the record's bytes are visible before the writer sees them.
+  T->Published.store(T->Published.load(std::memory_order_relaxed) + Bytes,
+                     std::memory_order_release);
 }
 
 SONDE_ALWAYS_INLINE void putHeader(char *P, uint16_t Size, RecType Type,

@@ -139,7 +139,10 @@ struct Trace {
 /// Reads a trace file. Returns false with `Error` set only when the file is
 /// not a sonde trace or cannot be read; a torn file reads as far as it can
 /// and says so in Trace::Complete and Trace::Problem.
-bool readTrace(const std::string &Path, Trace &Out, std::string &Error);
+/// With `Events` false, events are skipped (not decoded): the process, its
+/// sites, threads, end record and drop counts only, fast on any size.
+bool readTrace(const std::string &Path, Trace &Out, std::string &Error,
+               bool Events = true);
 
 /// Files named on a command line: directories expand to their `*.sonde`
 /// files, sorted. Fails on a path that does not exist.
