@@ -1,0 +1,687 @@
+//===- Plan.cpp - Sites and insertions ------------------------------------===//
+
+#include "PlanBuilder.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+
+#include <algorithm>
+#include <set>
+
+using namespace clang;
+using namespace llvm;
+
+namespace sonde {
+namespace rewriter {
+
+std::string quote(StringRef S) {
+  std::string Out = "\"";
+  for (char C : S) {
+    if (C == '"' || C == '\\')
+      Out += '\\';
+    if (C == '\n' || C == '\r')
+      continue;
+    Out += C;
+  }
+  return Out + "\"";
+}
+
+uint64_t stableHash(StringRef S) {
+  uint64_t H = 0xcbf29ce484222325ull;
+  for (unsigned char C : S) {
+    H ^= C;
+    H *= 0x100000001b3ull;
+  }
+  return H;
+}
+
+//===----------------------------------------------------------------------===//
+// PlanBuilder
+//===----------------------------------------------------------------------===//
+
+PlanBuilder::PlanBuilder(ASTContext &Ctx, const Spec &S, std::string File)
+    : Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), S(S) {
+  P.File = std::move(File);
+  P.MatchCounts.assign(S.Probes.size(), 0);
+}
+
+bool PlanBuilder::editable(SourceLocation L) const {
+  return L.isValid() && L.isFileID() && SM.isInMainFile(L);
+}
+
+bool PlanBuilder::editable(const Stmt *St) const {
+  return St && editable(St->getBeginLoc()) && editable(St->getEndLoc());
+}
+
+unsigned PlanBuilder::offset(SourceLocation L) const {
+  return SM.getFileOffset(L);
+}
+
+unsigned PlanBuilder::line(SourceLocation L) const {
+  return SM.getPresumedLineNumber(SM.getExpansionLoc(L));
+}
+
+unsigned PlanBuilder::afterToken(SourceLocation L) const {
+  return offset(Lexer::getLocForEndOfToken(L, 0, SM, LO));
+}
+
+std::optional<unsigned> PlanBuilder::afterStmt(const Stmt *St) const {
+  if (!editable(St))
+    return std::nullopt;
+  // Compound-ending statements end at their last `}`; the rest end with a
+  // `;` that is not part of the AST node (except DeclStmt and NullStmt).
+  const Stmt *Last = St;
+  while (true) {
+    if (auto *If = dyn_cast<IfStmt>(Last))
+      Last = If->getElse() ? If->getElse() : If->getThen();
+    else if (auto *F = dyn_cast<ForStmt>(Last))
+      Last = F->getBody();
+    else if (auto *W = dyn_cast<WhileStmt>(Last))
+      Last = W->getBody();
+    else if (auto *R = dyn_cast<CXXForRangeStmt>(Last))
+      Last = R->getBody();
+    else if (auto *Sw = dyn_cast<SwitchStmt>(Last))
+      Last = Sw->getBody();
+    else if (auto *L = dyn_cast<LabelStmt>(Last))
+      Last = L->getSubStmt();
+    else if (auto *C = dyn_cast<SwitchCase>(Last))
+      Last = C->getSubStmt();
+    else
+      break;
+  }
+  if (isa<CompoundStmt>(Last) || isa<CXXTryStmt>(Last))
+    return afterToken(Last->getEndLoc());
+  if (isa<DeclStmt>(Last) || isa<NullStmt>(Last))
+    return offset(Last->getEndLoc()) + 1;
+  SourceLocation Semi =
+      Lexer::findLocationAfterToken(Last->getEndLoc(), tok::semi, SM, LO,
+                                    /*SkipTrailingWhitespaceAndNewLine=*/false);
+  if (Semi.isInvalid() || !editable(Semi))
+    return std::nullopt;
+  return offset(Semi);
+}
+
+std::string PlanBuilder::text(const Stmt *St) const {
+  return Lexer::getSourceText(
+             CharSourceRange::getTokenRange(St->getSourceRange()), SM, LO)
+      .str();
+}
+
+namespace {
+/// Walks a function body in preorder, recording parents; does not enter
+/// lambda bodies (they are functions of their own).
+void walk(FunctionFacts &Fx, const Stmt *St, const Stmt *Parent) {
+  if (!St)
+    return;
+  Fx.Parent[St] = Parent;
+  Fx.Preorder.push_back(St);
+  if (auto *DS = dyn_cast<DeclStmt>(St))
+    for (const Decl *D : DS->decls()) {
+      Fx.DeclStmtOf[D] = St;
+      if (auto *DD = dyn_cast<DecompositionDecl>(D))
+        for (const BindingDecl *B : DD->bindings())
+          Fx.DeclStmtOf[B] = St;
+    }
+  if (auto *L = dyn_cast<LambdaExpr>(St)) {
+    for (const Expr *Init : L->capture_inits())
+      walk(Fx, Init, St);
+    return;
+  }
+  for (const Stmt *Child : St->children())
+    walk(Fx, Child, St);
+}
+} // namespace
+
+const FunctionFacts &PlanBuilder::facts(const HostFunction &F) {
+  auto It = Facts.find(F.FD);
+  if (It != Facts.end())
+    return It->second;
+  FunctionFacts &Fx = Facts[F.FD];
+  Fx.Host = &F;
+  walk(Fx, F.FD->getBody(), nullptr);
+  return Fx;
+}
+
+const Stmt *PlanBuilder::parent(const FunctionFacts &Fx, const Stmt *St) const {
+  auto It = Fx.Parent.find(St);
+  return It == Fx.Parent.end() ? nullptr : It->second;
+}
+
+bool PlanBuilder::isUnbracedBody(const FunctionFacts &Fx,
+                                 const Stmt *St) const {
+  if (isa<CompoundStmt>(St))
+    return false;
+  const Stmt *Par = parent(Fx, St);
+  if (auto *If = dyn_cast_or_null<IfStmt>(Par))
+    return If->getThen() == St || If->getElse() == St;
+  if (auto *F = dyn_cast_or_null<ForStmt>(Par))
+    return F->getBody() == St;
+  if (auto *W = dyn_cast_or_null<WhileStmt>(Par))
+    return W->getBody() == St;
+  if (auto *D = dyn_cast_or_null<DoStmt>(Par))
+    return D->getBody() == St;
+  if (auto *R = dyn_cast_or_null<CXXForRangeStmt>(Par))
+    return R->getBody() == St;
+  return false;
+}
+
+bool PlanBuilder::isStatementPosition(const FunctionFacts &Fx,
+                                      const Stmt *St) const {
+  const Stmt *Par = parent(Fx, St);
+  if (!Par)
+    return false;
+  if (isa<CompoundStmt>(Par))
+    return true;
+  if (auto *L = dyn_cast<LabelStmt>(Par))
+    return L->getSubStmt() == St;
+  if (auto *C = dyn_cast<SwitchCase>(Par))
+    return C->getSubStmt() == St;
+  return isUnbracedBody(Fx, St);
+}
+
+bool PlanBuilder::inScopeAt(const FunctionFacts &Fx, const ValueDecl *V,
+                            const Stmt *At, bool AtBodyStart) const {
+  if (isa<ParmVarDecl>(V))
+    return true;
+  if (AtBodyStart)
+    return false;
+  auto It = Fx.DeclStmtOf.find(V);
+  if (It == Fx.DeclStmtOf.end())
+    return false;
+  const Stmt *Decl = It->second;
+  const Stmt *Scope = parent(Fx, Decl);
+  if (!Scope)
+    return false;
+  // At must be inside the declaring scope, and not before the declaration.
+  for (const Stmt *Cur = At; Cur; Cur = parent(Fx, Cur)) {
+    if (Cur == Scope)
+      return !isa<CompoundStmt>(Scope) ||
+             offset(SM.getExpansionLoc(At->getBeginLoc())) >=
+                 offset(SM.getExpansionLoc(Decl->getBeginLoc()));
+  }
+  return false;
+}
+
+SiteRef PlanBuilder::addSite(const Probe &Pr, const HostFunction &F,
+                             StringRef Kind, StringRef Name, StringRef Detail,
+                             SourceLocation At, StringRef Watched,
+                             StringRef Type, StringRef ArgNames) {
+  // The id hashes facts that survive unrelated edits: file, function,
+  // selector, what the site is about and its ordinal among the same.
+  std::string Key = P.File + "|" + F.QualifiedName + "|" + Pr.At + "|" +
+                    (Pr.Sec == Section::Probes ? "p" : "w") + "|" + Kind.str() +
+                    "|" + Detail.str();
+  unsigned Ordinal = Ordinals[Key]++;
+  uint64_t Id = stableHash(Key + "|" + std::to_string(Ordinal));
+  SiteRef R;
+  R.Tag = utohexstr(Id & 0xffffffffu, /*LowerCase=*/true);
+  while (R.Tag.size() < 8)
+    R.Tag = "0" + R.Tag;
+  R.Var = "sonde_site_" + R.Tag;
+  R.Id = Id;
+
+  PlanSite Site;
+  Site.Id = Id;
+  Site.Kind = Kind.str();
+  Site.Category = Pr.category();
+  Site.Name = Name.str();
+  Site.File = P.File;
+  Site.Line = line(At);
+  Site.Function = F.QualifiedName;
+  Site.Watched = Watched.str();
+  Site.Args = ArgNames.str();
+  Site.Type = Type.str();
+  Site.ProbeIndex = Pr.Index;
+  Site.Selector = Pr.At;
+  unsigned Flags = 0;
+  if (!Pr.Enabled)
+    Flags |= 1;
+  if (Pr.Mode == ModeKind::Instant && Kind == "region")
+    Flags |= 2;
+  if (!ArgNames.empty() && Pr.contextArgs())
+    Flags |= 4;
+  Flags |= unsigned(Pr.Summary) << 3;
+  Site.Flags = Flags;
+  ++P.MatchCounts[Pr.Index];
+
+  static const std::map<std::string, const char *> Kinds = {
+      {"region", "Region"},
+      {"instant", "Instant"},
+      {"watch", "Watch"},
+      {"loop", "Loop"},
+      {"frame", "Frame"}};
+  std::string Decl = " static ::sonde::Site " + R.Var +
+                     "(::sonde::SiteKind::" + Kinds.at(Site.Kind) + ", " +
+                     quote(Site.Category) + ", " + quote(Site.Name) + ", " +
+                     quote(Site.File) + ", " + std::to_string(Site.Line) +
+                     ", " + quote(Site.Function) + ", 0x" +
+                     utohexstr(Id, true) + "ull";
+  if (Flags || !ArgNames.empty() || !Type.empty())
+    Decl += ", " + std::to_string(Flags);
+  if (!ArgNames.empty() || !Type.empty())
+    Decl += ", " + quote(ArgNames);
+  if (!Type.empty())
+    Decl += ", " + quote(Type);
+  Decl += ");";
+  SiteDecls[F.FD] += Decl;
+  P.Sites.push_back(std::move(Site));
+  return R;
+}
+
+std::string PlanBuilder::everyCounter(const HostFunction &F, const SiteRef &R) {
+  std::string Var = "sonde_every_" + R.Tag;
+  SiteDecls[F.FD] += " static thread_local ::std::uint32_t " + Var + " = 0;";
+  return Var;
+}
+
+Code PlanBuilder::guard(const Probe &Pr, const HostFunction &F,
+                        const SiteRef &R) {
+  Code G;
+  auto And = [&G] {
+    if (!G.empty())
+      G += " && ";
+  };
+  for (const FuncGlob &C : Pr.Q.Context) {
+    And();
+    G += "::sonde::inFrame(" + frameVar(C) + ")";
+  }
+  if (!Pr.When.empty()) {
+    And();
+    G += "(";
+    G.spec(Pr.When, Pr.WhenLoc);
+    G += ")";
+  }
+  if (Pr.Every > 1) {
+    And();
+    G += "::sonde::every(" + everyCounter(F, R) + ", " +
+         std::to_string(Pr.Every) + ")";
+  }
+  return G;
+}
+
+void PlanBuilder::insert(unsigned Offset, int Rank, Code Text,
+                         unsigned ProbeIndex) {
+  assert(StringRef(Text.Text).find_first_of("\r\n") == StringRef::npos &&
+         "an insertion never contains a newline");
+  unsigned Seq = NextSeq++;
+  for (const Code::Span &Sp : Text.Spans)
+    Spans.push_back({Seq, Sp.Begin, Sp.End, Sp.Loc, ProbeIndex});
+  P.Insertions.push_back({Offset, Rank, Seq, std::move(Text.Text)});
+}
+
+void PlanBuilder::atBodyStart(const HostFunction &F, StartOrder Order,
+                              Code Text, unsigned ProbeIndex) {
+  auto *Body = cast<CompoundStmt>(F.Body);
+  insert(afterToken(Body->getLBracLoc()), rank::BodyStart + int(Order),
+         std::move(Text), ProbeIndex);
+}
+
+bool PlanBuilder::brace(const Stmt *St) {
+  if (Braced.count(St))
+    return true;
+  std::optional<unsigned> End = afterStmt(St);
+  if (!End || !editable(St->getBeginLoc()))
+    return false;
+  unsigned Begin = offset(St->getBeginLoc());
+  unsigned Len = *End - Begin;
+  insert(Begin, rank::OpenerBase - int(std::min(Len, 1000000u)), "{ ");
+  insert(*End, rank::CloserBase + int(std::min(Len, 1000000u)), " }");
+  Wraps.push_back({Begin, *End});
+  Braced.insert(St);
+  return true;
+}
+
+bool PlanBuilder::atBlockStart(const FunctionFacts &Fx, const Stmt *Body,
+                               int Rank, Code Text, unsigned ProbeIndex) {
+  if (auto *C = dyn_cast<CompoundStmt>(Body)) {
+    if (!editable(C->getLBracLoc()))
+      return false;
+    insert(afterToken(C->getLBracLoc()), Rank, std::move(Text), ProbeIndex);
+    return true;
+  }
+  if (!brace(Body))
+    return false;
+  // After the inserted "{ ", the text needs no leading space.
+  if (!Text.Text.empty() && Text.Text[0] == ' ') {
+    Text.Text.erase(0, 1);
+    for (Code::Span &S : Text.Spans) {
+      --S.Begin;
+      --S.End;
+    }
+  }
+  Text.Text.push_back(' ');
+  insert(offset(Body->getBeginLoc()), Rank, std::move(Text), ProbeIndex);
+  return true;
+}
+
+bool PlanBuilder::atBlockEnd(const FunctionFacts &Fx, const Stmt *Body,
+                             Code Text, unsigned ProbeIndex) {
+  if (auto *C = dyn_cast<CompoundStmt>(Body)) {
+    if (!editable(C->getRBracLoc()))
+      return false;
+    Code T(" ");
+    T += Text;
+    insert(offset(C->getRBracLoc()), rank::BlockEnd, std::move(T), ProbeIndex);
+    return true;
+  }
+  if (!brace(Body))
+    return false;
+  Code T(" ");
+  T += Text;
+  insert(*afterStmt(Body), rank::BlockEnd, std::move(T), ProbeIndex);
+  return true;
+}
+
+bool PlanBuilder::afterStatement(const FunctionFacts &Fx, const Stmt *St,
+                                 Code Text, unsigned ProbeIndex) {
+  std::optional<unsigned> End = afterStmt(St);
+  if (!End)
+    return false;
+  if (isUnbracedBody(Fx, St) && !brace(St))
+    return false;
+  Code T(" ");
+  T += Text;
+  insert(*End, rank::AfterStmt, std::move(T), ProbeIndex);
+  return true;
+}
+
+bool PlanBuilder::beforeStatement(const FunctionFacts &Fx, const Stmt *St,
+                                  Code Text, unsigned ProbeIndex) {
+  if (!editable(St->getBeginLoc()))
+    return false;
+  if (isUnbracedBody(Fx, St) && !brace(St))
+    return false;
+  Text.Text.push_back(' ');
+  insert(offset(St->getBeginLoc()), rank::BeforeStmt, std::move(Text),
+         ProbeIndex);
+  return true;
+}
+
+bool PlanBuilder::wrapStatement(const Stmt *St, Code Before,
+                                unsigned ProbeIndex) {
+  std::optional<unsigned> End = afterStmt(St);
+  if (!End || !editable(St->getBeginLoc()))
+    return false;
+  unsigned Begin = offset(St->getBeginLoc());
+  unsigned Len = *End - Begin;
+  Code Open("{ ");
+  Open += Before;
+  Open += " ";
+  insert(Begin, rank::OpenerBase - int(std::min(Len, 1000000u)),
+         std::move(Open), ProbeIndex);
+  insert(*End, rank::CloserBase + int(std::min(Len, 1000000u)), " }");
+  Wraps.push_back({Begin, *End});
+  Braced.insert(St);
+  return true;
+}
+
+bool PlanBuilder::wrapExpr(const Expr *E, Code Open, Code Close,
+                           unsigned ProbeIndex) {
+  if (!editable(E))
+    return false;
+  unsigned Begin = offset(E->getBeginLoc());
+  unsigned End = afterToken(E->getEndLoc());
+  unsigned Len = End - Begin;
+  insert(Begin, rank::OpenerBase - int(std::min(Len, 1000000u)),
+         std::move(Open), ProbeIndex);
+  insert(End, rank::CloserBase + int(std::min(Len, 1000000u)), std::move(Close),
+         ProbeIndex);
+  Wraps.push_back({Begin, End});
+  return true;
+}
+
+std::string PlanBuilder::frameVar(const FuncGlob &G) {
+  uint64_t Id = stableHash("frame|" + G.FileGlob + "|" + G.Glob);
+  std::string Var = "frame_" + utohexstr(Id, true);
+  if (!Frames.count(Var))
+    Frames[Var] = "inline ::sonde::Site " + Var +
+                  "(::sonde::SiteKind::Frame, \"\", " + quote(G.Glob) +
+                  ", \"\", 0, " + quote(G.Glob) + ", 0x" + utohexstr(Id, true) +
+                  "ull);";
+  return "::sonde_ctx::" + Var;
+}
+
+void PlanBuilder::note(SourceLocation L, SourceNote::Level Lvl,
+                       const Twine &Msg, StringRef Flag) {
+  SourceNote N;
+  N.Lvl = Lvl;
+  SourceLocation E = SM.getExpansionLoc(L);
+  N.File = P.File;
+  N.Line = SM.getPresumedLineNumber(E);
+  N.Col = SM.getPresumedColumnNumber(E);
+  N.Message = Msg.str();
+  N.Flag = Flag.str();
+  N.RawLoc = E.getRawEncoding();
+  P.Notes.push_back(std::move(N));
+}
+
+void PlanBuilder::skipped(SourceLocation L, const Probe &Pr, const Twine &Why,
+                          StringRef Flag) {
+  note(L, SourceNote::Warning, "probe '" + Pr.At + "' skipped: " + Why, Flag);
+}
+
+Plan PlanBuilder::finish() {
+  // Site descriptors open each function body, before anything that uses
+  // them.
+  for (auto &[FD, Decls] : SiteDecls) {
+    const Stmt *Body = FD->getBody();
+    if (auto *Try = dyn_cast<CXXTryStmt>(Body))
+      Body = Try->getTryBlock();
+    auto *C = cast<CompoundStmt>(Body);
+    insert(afterToken(C->getLBracLoc()),
+           rank::BodyStart + int(StartOrder::SiteDecls), Decls);
+  }
+  // Context-frame descriptors are namespace-scope inline variables, shared
+  // by every file that names them; they go before the first top-level
+  // declaration of the main file.
+  if (!Frames.empty()) {
+    SourceLocation First;
+    for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+      SourceLocation L = D->getBeginLoc();
+      if (D->hasAttrs())
+        for (const Attr *A : D->getAttrs())
+          if (A->getLocation().isValid() &&
+              SM.isBeforeInTranslationUnit(A->getLocation(), L))
+            L = A->getLocation();
+      if (!editable(L) || D->isImplicit())
+        continue;
+      if (First.isInvalid() || SM.isBeforeInTranslationUnit(L, First))
+        First = L;
+    }
+    if (First.isValid()) {
+      std::string Text = "namespace sonde_ctx {";
+      for (auto &[Var, Decl] : Frames)
+        Text += " " + Decl;
+      Text += " } ";
+      insert(offset(First), rank::OpenerBase + 1, Text);
+    }
+  }
+  llvm::sort(P.Insertions, [](const Insertion &A, const Insertion &B) {
+    return std::tie(A.Offset, A.Rank, A.Seq) <
+           std::tie(B.Offset, B.Rank, B.Seq);
+  });
+  std::map<unsigned, unsigned> IndexOfSeq;
+  for (unsigned I = 0; I < P.Insertions.size(); ++I)
+    IndexOfSeq[P.Insertions[I].Seq] = I;
+  for (const PendingSpan &Sp : Spans)
+    P.SpecCode.push_back(
+        {IndexOfSeq[Sp.Seq], Sp.Begin, Sp.End, Sp.Loc, Sp.ProbeIndex});
+  llvm::sort(P.Sites, [](const PlanSite &A, const PlanSite &B) {
+    return std::tie(A.Line, A.ProbeIndex, A.Id) <
+           std::tie(B.Line, B.ProbeIndex, B.Id);
+  });
+  return std::move(P);
+}
+
+//===----------------------------------------------------------------------===//
+// Printing
+//===----------------------------------------------------------------------===//
+
+void Plan::printSites(raw_ostream &OS) const {
+  for (const PlanSite &S : Sites) {
+    OS << format_hex_no_prefix(S.Id, 16) << " " << S.Kind << " " << S.Category
+       << " " << S.Name << " " << S.File << ":" << S.Line << " " << S.Function;
+    if (!S.Watched.empty())
+      OS << " " << S.Watched;
+    if (!S.Type.empty())
+      OS << " :" << S.Type;
+    if (!S.Args.empty())
+      OS << " args=" << S.Args;
+    OS << "\n";
+  }
+}
+
+void Plan::printSitesJson(raw_ostream &OS) const {
+  json::Array A;
+  for (const PlanSite &S : Sites) {
+    json::Object O{{"id", utohexstr(S.Id, true)},
+                   {"kind", S.Kind},
+                   {"category", S.Category},
+                   {"name", S.Name},
+                   {"file", S.File},
+                   {"line", int64_t(S.Line)},
+                   {"function", S.Function},
+                   {"watched", S.Watched},
+                   {"type", S.Type},
+                   {"args", S.Args},
+                   {"flags", int64_t(S.Flags)},
+                   {"probe", int64_t(S.ProbeIndex)},
+                   {"at", S.Selector}};
+    A.push_back(std::move(O));
+  }
+  OS << formatv("{0:2}", json::Value(std::move(A)));
+}
+
+//===----------------------------------------------------------------------===//
+// computePlan
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Collects the function definitions of the main file, in order. Template
+/// patterns are visited once; their instantiations are not.
+class FunctionCollector : public RecursiveASTVisitor<FunctionCollector> {
+public:
+  FunctionCollector(const SourceManager &SM) : SM(SM) {}
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (!FD->doesThisDeclarationHaveABody() || FD->isImplicit())
+      return true;
+    if (auto *M = dyn_cast<CXXMethodDecl>(FD))
+      if (M->getParent()->isLambda())
+        return true;
+    SourceLocation L = SM.getExpansionLoc(FD->getLocation());
+    if (!SM.isInMainFile(L))
+      return true;
+    Found.push_back(FD);
+    return true;
+  }
+  const SourceManager &SM;
+  std::vector<FunctionDecl *> Found;
+};
+
+/// Why a function cannot be instrumented, or "".
+std::string whyNot(const FunctionDecl *FD, const PlanBuilder &B,
+                   std::string &Flag) {
+  if (FD->isConsteval() || FD->isConstexpr()) {
+    Flag = "sonde-constexpr";
+    return FD->isConsteval() ? "function is consteval"
+                             : "function is constexpr";
+  }
+  const Stmt *Body = FD->getBody();
+  if (isa<CoroutineBodyStmt>(Body)) {
+    Flag = "sonde-coroutine";
+    return "function is a coroutine";
+  }
+  if (!B.editable(Body)) {
+    Flag = "sonde-macro";
+    return "body is a macro expansion";
+  }
+  return "";
+}
+
+std::string fileName(const SourceManager &SM) {
+  OptionalFileEntryRef FE = SM.getFileEntryRefForID(SM.getMainFileID());
+  if (!FE)
+    return "<main>";
+  StringRef Name = FE->getName();
+  Name.consume_front("./");
+  return Name.str();
+}
+
+} // namespace
+
+Expected<Plan> computePlan(ASTContext &Ctx, const Spec &S,
+                           const PlanOptions &Opts) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::string File = Opts.FileName.empty() ? fileName(SM) : Opts.FileName;
+  PlanBuilder B(Ctx, S, File);
+  FunctionCollector Collect(SM);
+  Collect.TraverseDecl(Ctx.getTranslationUnitDecl());
+
+  std::vector<HostFunction> Hosts;
+  Hosts.reserve(Collect.Found.size());
+  for (FunctionDecl *FD : Collect.Found) {
+    HostFunction H;
+    H.FD = FD;
+    H.Body = FD->getBody();
+    if (auto *Try = dyn_cast<CXXTryStmt>(H.Body))
+      H.Body = Try->getTryBlock();
+    H.QualifiedName = FD->getQualifiedNameAsString();
+    Hosts.push_back(std::move(H));
+  }
+
+  const auto &Kinds = selectorKinds();
+  std::set<std::pair<const FunctionDecl *, std::string>> FramesPlaced;
+  for (const Probe &Pr : S.Probes) {
+    const SelectorKind *Kind = nullptr;
+    for (const auto &K : Kinds)
+      if (K->handles(Pr)) {
+        Kind = K.get();
+        break;
+      }
+    if (!Kind)
+      continue;
+    for (const HostFunction &H : Hosts) {
+      if (!Pr.Q.Host.matches(H.QualifiedName) || !Pr.Q.Host.matchesFile(File) ||
+          !S.inScope(File, H.QualifiedName))
+        continue;
+      std::string Flag;
+      std::string Why = whyNot(H.FD, B, Flag);
+      if (!Why.empty()) {
+        B.skipped(H.FD->getLocation(), Pr, "'" + H.QualifiedName + "': " + Why,
+                  Flag);
+        continue;
+      }
+      Kind->collect(B, Pr, H);
+    }
+    // Context frames: every function that a context glob matches marks
+    // itself active on the thread while it runs.
+    for (const FuncGlob &G : Pr.Q.Context) {
+      for (const HostFunction &H : Hosts) {
+        if (!G.matches(H.QualifiedName) || !G.matchesFile(File) ||
+            !S.inScope(File, H.QualifiedName))
+          continue;
+        if (!FramesPlaced.insert({H.FD, G.FileGlob + "/" + G.Glob}).second)
+          continue;
+        std::string Flag;
+        if (!whyNot(H.FD, B, Flag).empty())
+          continue;
+        std::string Var = B.frameVar(G);
+        B.atBodyStart(H, StartOrder::Frame,
+                      " ::sonde::Frame sonde_frame_" +
+                          Var.substr(Var.rfind('_') + 1) + "(" + Var + ");");
+      }
+    }
+  }
+  return B.finish();
+}
+
+} // namespace rewriter
+} // namespace sonde

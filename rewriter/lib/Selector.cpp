@@ -1,0 +1,648 @@
+//===- Selector.cpp - The selector language -------------------------------===//
+
+#include "sonde/rewriter/Selector.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace sonde {
+namespace rewriter {
+
+char SelectorError::ID = 0;
+
+void SelectorError::log(raw_ostream &OS) const { OS << Message; }
+
+std::error_code SelectorError::convertToErrorCode() const {
+  return inconvertibleErrorCode();
+}
+
+bool globMatch(StringRef Glob, StringRef Text) {
+  // Iterative glob with backtracking to the last '*'.
+  size_t G = 0, T = 0, StarG = StringRef::npos, StarT = 0;
+  while (T < Text.size()) {
+    if (G < Glob.size() && (Glob[G] == '?' || Glob[G] == Text[T])) {
+      ++G;
+      ++T;
+    } else if (G < Glob.size() && Glob[G] == '*') {
+      StarG = G++;
+      StarT = T;
+    } else if (StarG != StringRef::npos) {
+      G = StarG + 1;
+      T = ++StarT;
+    } else {
+      return false;
+    }
+  }
+  while (G < Glob.size() && Glob[G] == '*')
+    ++G;
+  return G == Glob.size();
+}
+
+bool FuncGlob::matches(StringRef QualifiedName) const {
+  if (StringRef(Glob).contains("::"))
+    return globMatch(Glob, QualifiedName);
+  size_t Colons = QualifiedName.rfind("::");
+  StringRef Unqualified = Colons == StringRef::npos
+                              ? QualifiedName
+                              : QualifiedName.substr(Colons + 2);
+  return globMatch(Glob, Unqualified);
+}
+
+bool FuncGlob::matchesFile(StringRef File) const {
+  if (FileGlob.empty())
+    return true;
+  // A glob without '/' names a file anywhere: `/train.cpp/f`.
+  if (!StringRef(FileGlob).contains('/')) {
+    size_t Slash = File.rfind('/');
+    StringRef Base = Slash == StringRef::npos ? File : File.substr(Slash + 1);
+    if (globMatch(FileGlob, Base))
+      return true;
+  }
+  return globMatch(FileGlob, File) || globMatch("*/" + FileGlob, File);
+}
+
+std::string Item::spelling() const {
+  switch (Kind) {
+  case TargetKind::Variable:
+    return Name;
+  case TargetKind::AnyVariable:
+    return "$" + Name;
+  case TargetKind::Star:
+    return "*";
+  case TargetKind::Call:
+    return Callee.Glob + "()";
+  case TargetKind::Meta:
+    break;
+  }
+  switch (Meta) {
+  case MetaKind::Enter:
+    return "#enter";
+  case MetaKind::Exit:
+    return "#exit";
+  case MetaKind::Value:
+    return "#value";
+  case MetaKind::Error:
+    return "#error";
+  case MetaKind::LoopVar:
+    return "#loop_" + Name;
+  case MetaKind::EndLoopVar:
+    return "#endloop_" + Name;
+  case MetaKind::AnyLoop:
+    return "#loop";
+  case MetaKind::LoopAtLine:
+    return "#loop@" + std::to_string(Line);
+  case MetaKind::None:
+    break;
+  }
+  return "";
+}
+
+namespace {
+
+bool isIdentStart(char C) { return isAlpha(C) || C == '_'; }
+bool isIdentChar(char C) { return isAlnum(C) || C == '_'; }
+
+/// Recursive descent over the selector text; every error carries the
+/// offset of the offending text.
+class Parser {
+public:
+  explicit Parser(StringRef Text) : Text(Text) {}
+
+  Expected<Selector> parse() {
+    Selector S;
+    skipSpace();
+    if (atEnd())
+      return error(0, 0, "empty selector");
+    while (true) {
+      auto F = parseFrame();
+      if (!F)
+        return F.takeError();
+      S.Frames.push_back(std::move(*F));
+      skipSpace();
+      if (atEnd())
+        break;
+      if (Text.substr(Pos).starts_with(">>"))
+        return error(Pos, 2,
+                     "'>>' (immediate caller) is not supported; use '>', "
+                     "which matches at any depth of calls",
+                     ">");
+      if (peek() != '>')
+        return error(Pos, 1,
+                     "expected '>' between frames, found '" +
+                         Text.substr(Pos, 1).str() + "'");
+      ++Pos;
+      skipSpace();
+      if (atEnd())
+        return error(Pos, 0, "expected a frame after '>'");
+    }
+    return S;
+  }
+
+private:
+  StringRef Text;
+  size_t Pos = 0;
+
+  bool atEnd() const { return Pos >= Text.size(); }
+  char peek(size_t Ahead = 0) const {
+    return Pos + Ahead < Text.size() ? Text[Pos + Ahead] : '\0';
+  }
+  void skipSpace() {
+    while (!atEnd() && isSpace(peek()))
+      ++Pos;
+  }
+
+  Error error(size_t Offset, size_t Length, const Twine &Msg,
+              StringRef FixIt = "") {
+    return make_error<SelectorError>(Offset, Length, Msg.str(), FixIt.str());
+  }
+
+  /// A qualified-name glob: identifiers, `::`, `*`, `?`, `~Dtor`, and
+  /// `operator@`.
+  Expected<std::string> parseFuncName() {
+    size_t Start = Pos;
+    std::string Out;
+    while (!atEnd()) {
+      char C = peek();
+      if (C == ':' && peek(1) == ':') {
+        Out += "::";
+        Pos += 2;
+        continue;
+      }
+      if (C == '~' && (Out.empty() || StringRef(Out).ends_with("::")) &&
+          isIdentStart(peek(1))) {
+        Out += C;
+        ++Pos;
+        continue;
+      }
+      if (isIdentChar(C) || C == '*' || C == '?') {
+        size_t WordStart = Pos;
+        while (!atEnd() &&
+               (isIdentChar(peek()) || peek() == '*' || peek() == '?'))
+          ++Pos;
+        StringRef Word = Text.slice(WordStart, Pos);
+        Out += Word.str();
+        if (Word == "operator") {
+          // `operator()`, `operator[]`, and runs of operator punctuation.
+          if (peek() == '(' && peek(1) == ')') {
+            Out += "()";
+            Pos += 2;
+          } else if (peek() == '[' && peek(1) == ']') {
+            Out += "[]";
+            Pos += 2;
+          } else {
+            while (!atEnd() && StringRef("+-*/%^&|~!=<>").contains(peek()))
+              Out += Text[Pos++];
+          }
+        }
+        continue;
+      }
+      break;
+    }
+    if (Out.empty())
+      return error(Start, 1, "expected a function name or glob");
+    return Out;
+  }
+
+  Expected<std::string> parseIdent(StringRef What) {
+    size_t Start = Pos;
+    if (!isIdentStart(peek()))
+      return error(Pos, 1, "expected " + What);
+    while (!atEnd() && isIdentChar(peek()))
+      ++Pos;
+    return Text.slice(Start, Pos).str();
+  }
+
+  Error refusedItemSuffix() {
+    if (peek() == '=')
+      return error(Pos, Text.size() - Pos,
+                   "ptera's '=value' filter is not supported; write the "
+                   "condition as 'when: \"NAME == VALUE\"'");
+    if (peek() == '~')
+      return error(Pos, Text.size() - Pos,
+                   "ptera's '~predicate' filter is not supported; write the "
+                   "predicate as 'when:'");
+    return Error::success();
+  }
+
+  /// TYPE: up to `as`, `,`, `)` or a `>` outside template brackets.
+  Expected<std::string> parseType() {
+    size_t Start = Pos;
+    int Depth = 0;
+    while (!atEnd()) {
+      char C = peek();
+      if (C == '<')
+        ++Depth;
+      else if (C == '>') {
+        if (Depth == 0)
+          break;
+        --Depth;
+      } else if ((C == ',' || C == ')') && Depth == 0)
+        break;
+      else if (isSpace(C) && Depth == 0) {
+        size_t Save = Pos;
+        skipSpace();
+        if (Text.substr(Pos).starts_with("as") && !isIdentChar(peek(2))) {
+          Pos = Save;
+          break;
+        }
+        Pos = Save;
+      }
+      ++Pos;
+    }
+    StringRef T = Text.slice(Start, Pos).trim();
+    if (T.starts_with("@"))
+      return error(Start, Pos - Start,
+                   "ptera tags and overrides ('x:@tag') are not supported");
+    if (T.empty())
+      return error(Start, 1, "expected a type after ':'");
+    return T.str();
+  }
+
+  Expected<Item> parseItem() {
+    Item I;
+    size_t Start = Pos;
+    if (peek() == '!' && peek(1) == '!') {
+      I.Range = RangeMark::End;
+      Pos += 2;
+    } else if (peek() == '!') {
+      I.Range = RangeMark::Start;
+      ++Pos;
+    }
+    skipSpace();
+    char C = peek();
+    if (C == '$') {
+      ++Pos;
+      auto N = parseIdent("a name after '$'");
+      if (!N)
+        return N.takeError();
+      I.Kind = TargetKind::AnyVariable;
+      I.Name = *N;
+    } else if (C == '*' && !isIdentChar(peek(1)) && !(peek(1) == ':' && peek(2) == ':') &&
+               peek(1) != '(') {
+      ++Pos;
+      I.Kind = TargetKind::Star;
+    } else if (C == '#') {
+      if (auto E = parseMeta(I))
+        return std::move(E);
+    } else if (isIdentStart(C) || C == '*' || C == '~' || C == ':') {
+      size_t NameStart = Pos;
+      auto N = parseFuncName();
+      if (!N)
+        return N.takeError();
+      if (peek() == '(' && peek(1) == ')') {
+        Pos += 2;
+        I.Kind = TargetKind::Call;
+        I.Callee.Glob = *N;
+        I.Callee.Offset = NameStart;
+        I.Callee.Length = Pos - 2 - NameStart;
+      } else {
+        if (!isIdentStart((*N)[0]) || StringRef(*N).contains("::") ||
+            StringRef(*N).contains('*') || StringRef(*N).contains('?'))
+          return error(NameStart, Pos - NameStart,
+                       "'" + *N + "' is not a variable name; write '" + *N +
+                           "()' for call sites or '$x' for any local");
+        I.Kind = TargetKind::Variable;
+        I.Name = *N;
+      }
+    } else if (C == '[') {
+      return error(Pos, 1,
+                   "ptera's '[[...]]' is not supported; write the frames "
+                   "with '>'");
+    } else {
+      return error(Pos, 1,
+                   "expected a variable, '$name', '*', a '#' meta or "
+                   "a call 'F()'");
+    }
+    if (auto E = refusedItemSuffix())
+      return std::move(E);
+    if (peek() == ':' && peek(1) != ':') {
+      ++Pos;
+      auto T = parseType();
+      if (!T)
+        return T.takeError();
+      I.Type = *T;
+    }
+    skipSpace();
+    if (auto E = refusedItemSuffix())
+      return std::move(E);
+    if (Text.substr(Pos).starts_with("as") && !isIdentChar(peek(2))) {
+      Pos += 2;
+      skipSpace();
+      auto N = parseIdent("a name after 'as'");
+      if (!N)
+        return N.takeError();
+      I.As = *N;
+    }
+    I.Offset = Start;
+    I.Length = Pos - Start;
+    return I;
+  }
+
+  Error parseMeta(Item &I) {
+    size_t Start = Pos;
+    ++Pos; // '#'
+    while (!atEnd() && (isIdentChar(peek()) || peek() == '@'))
+      ++Pos;
+    StringRef M = Text.slice(Start, Pos);
+    I.Kind = TargetKind::Meta;
+    if (M == "#enter")
+      I.Meta = MetaKind::Enter;
+    else if (M == "#exit")
+      I.Meta = MetaKind::Exit;
+    else if (M == "#value")
+      I.Meta = MetaKind::Value;
+    else if (M == "#error")
+      I.Meta = MetaKind::Error;
+    else if (M == "#loop")
+      I.Meta = MetaKind::AnyLoop;
+    else if (M.consume_front("#loop_") && !M.empty()) {
+      I.Meta = MetaKind::LoopVar;
+      I.Name = M.str();
+    } else if (M.consume_front("#endloop_") && !M.empty()) {
+      I.Meta = MetaKind::EndLoopVar;
+      I.Name = M.str();
+    } else if (M.consume_front("#loop@")) {
+      if (M.getAsInteger(10, I.Line) || I.Line == 0)
+        return error(Start, Pos - Start,
+                     "expected a line number after '#loop@'");
+      I.Meta = MetaKind::LoopAtLine;
+    } else {
+      StringRef Word = Text.slice(Start, Pos);
+      static const char *Known[] = {"#enter", "#exit", "#value", "#error",
+                                    "#loop"};
+      std::string Best;
+      unsigned BestDist = 3;
+      for (const char *K : Known) {
+        unsigned D = Word.edit_distance(K);
+        if (D < BestDist) {
+          BestDist = D;
+          Best = K;
+        }
+      }
+      return error(Start, Pos - Start,
+                   "unknown meta '" + Word + "'" +
+                       (Best.empty() ? "; expected #enter, #exit, #value, "
+                                       "#error, #loop, #loop_X, #endloop_X "
+                                       "or #loop@LINE"
+                                     : "; did you mean '" + Best + "'?"),
+                   Best);
+    }
+    return Error::success();
+  }
+
+  Expected<Frame> parseFrame() {
+    Frame F;
+    F.Offset = Pos;
+    if (peek() == '[')
+      return error(Pos,
+                   Text.find("]]", Pos) == StringRef::npos
+                       ? 1
+                       : Text.find("]]", Pos) + 2 - Pos,
+                   "ptera's '[[...]]' is not supported; write the frames "
+                   "with '>'");
+    std::string FileGlob;
+    if (peek() == '/') {
+      size_t Close = Text.find('/', Pos + 1);
+      // The file glob may contain '/', so it ends at the last '/' before
+      // the function name.
+      size_t Paren = Text.find_first_of("(>", Pos + 1);
+      size_t Last =
+          Text.rfind('/', Paren == StringRef::npos ? Text.size() : Paren);
+      if (Close == StringRef::npos || Last == Pos)
+        return error(Pos, 1, "unterminated '/FILEGLOB/' before a function");
+      FileGlob = Text.slice(Pos + 1, Last).str();
+      Pos = Last + 1;
+    }
+    char C = peek();
+    bool ItemStart =
+        C == '!' || C == '$' || C == '#' ||
+        (C == '*' && !isIdentChar(peek(1)) && !(peek(1) == ':' && peek(2) == ':') && peek(1) != '(');
+    if (ItemStart) {
+      if (!FileGlob.empty())
+        return error(F.Offset, Pos - F.Offset,
+                     "a '/FILEGLOB/' must be followed by a function");
+      auto I = parseItem();
+      if (!I)
+        return I.takeError();
+      F.Items.push_back(std::move(*I));
+      F.Length = Pos - F.Offset;
+      return F;
+    }
+    size_t NameStart = Pos;
+    auto N = parseFuncName();
+    if (!N)
+      return N.takeError();
+    FuncGlob G;
+    G.Glob = *N;
+    G.FileGlob = FileGlob;
+    G.Offset = NameStart;
+    G.Length = Pos - NameStart;
+    if (peek() == '(' && peek(1) == ')') {
+      // `F()` as a frame: a call-site item.
+      Pos += 2;
+      Item I;
+      I.Kind = TargetKind::Call;
+      I.Callee = G;
+      I.Offset = NameStart;
+      if (auto E = refusedItemSuffix())
+        return std::move(E);
+      skipSpace();
+      if (Text.substr(Pos).starts_with("as") && !isIdentChar(peek(2))) {
+        Pos += 2;
+        skipSpace();
+        auto A = parseIdent("a name after 'as'");
+        if (!A)
+          return A.takeError();
+        I.As = *A;
+      }
+      I.Length = Pos - NameStart;
+      F.Items.push_back(std::move(I));
+      F.Length = Pos - F.Offset;
+      return F;
+    }
+    F.Func = G;
+    if (peek() == '(') {
+      F.HasParens = true;
+      ++Pos;
+      skipSpace();
+      while (true) {
+        if (atEnd())
+          return error(Pos, 0, "expected ')' to close the frame's items");
+        auto I = parseItem();
+        if (!I)
+          return I.takeError();
+        F.Items.push_back(std::move(*I));
+        skipSpace();
+        if (peek() == ',') {
+          ++Pos;
+          skipSpace();
+          continue;
+        }
+        if (peek() == ')') {
+          ++Pos;
+          break;
+        }
+        if (atEnd())
+          return error(Pos, 0, "expected ')' to close the frame's items");
+        return error(Pos, 1, "expected ',' or ')' after an item");
+      }
+    } else {
+      StringRef Name = *N;
+      F.BareName = FileGlob.empty() && isIdentStart(Name[0]) &&
+                   Name.find_first_of(":*?~") == StringRef::npos;
+      if (auto E = refusedItemSuffix())
+        return std::move(E);
+      if (peek() == ':' && peek(1) != ':' && F.BareName) {
+        // `loss:float` as the last frame: a variable with a type filter.
+        Pos = NameStart;
+        auto I = parseItem();
+        if (!I)
+          return I.takeError();
+        F.Func.reset();
+        F.BareName = false;
+        F.Items.push_back(std::move(*I));
+        F.Length = Pos - F.Offset;
+        return F;
+      }
+      skipSpace();
+      if (Text.substr(Pos).starts_with("as") && !isIdentChar(peek(2)) &&
+          F.BareName) {
+        Pos = NameStart;
+        auto I = parseItem();
+        if (!I)
+          return I.takeError();
+        F.Func.reset();
+        F.BareName = false;
+        F.Items.push_back(std::move(*I));
+        F.Length = Pos - F.Offset;
+        return F;
+      }
+    }
+    F.Length = Pos - F.Offset;
+    return F;
+  }
+};
+
+Error normError(unsigned Offset, unsigned Length, const Twine &Msg) {
+  return make_error<SelectorError>(Offset, Length, Msg.str());
+}
+
+} // namespace
+
+Expected<Selector> parseSelector(StringRef Text) {
+  return Parser(Text).parse();
+}
+
+Expected<Query> normalize(const Selector &S) {
+  Query Q;
+  const std::vector<Frame> &Fs = S.Frames;
+  size_t N = Fs.size();
+  const Frame &Last = Fs.back();
+  // The last frame is an item when it is one, or when it is a bare
+  // identifier following another frame (`train_epoch > loss`).
+  bool LastIsItem = !Last.Func || (N > 1 && Last.BareName);
+  size_t HostIdx = LastIsItem ? N - 2 : N - 1;
+  if (LastIsItem && N == 1) {
+    if (Last.Items.front().Kind == TargetKind::Call) {
+      const Item &I = Last.Items.front();
+      return normError(I.Offset, I.Length,
+                       "a call site needs the function it is in; write "
+                       "'F > " +
+                           I.spelling() + "' (or '* > " + I.spelling() +
+                           "' for calls anywhere)");
+    }
+    return normError(Last.Offset, Last.Length,
+                     "an item needs the function it is in; write 'F > " +
+                         Last.Items.front().spelling() + "'");
+  }
+  for (size_t I = 0; I < HostIdx; ++I) {
+    const Frame &F = Fs[I];
+    if (!F.Func)
+      return normError(F.Offset, F.Length,
+                       "only the last frame may be a variable, a meta or a "
+                       "call; context frames are functions");
+    if (!F.Items.empty())
+      return normError(F.Items.front().Offset, F.Items.front().Length,
+                       "captures are taken in the frame that holds the "
+                       "focus; move them to '" +
+                           Fs[HostIdx].Func->Glob + "(...)'");
+    Q.Context.push_back(*F.Func);
+  }
+  const Frame &Host = Fs[HostIdx];
+  if (!Host.Func)
+    return normError(Host.Offset, Host.Length,
+                     "only the last frame may be a variable, a meta or a "
+                     "call; context frames are functions");
+  Q.Host = *Host.Func;
+  bool HasStart = false, HasEnd = false;
+  for (const Item &I : Host.Items) {
+    if (I.Range == RangeMark::Start) {
+      if (HasStart)
+        return normError(I.Offset, I.Length, "a frame has one range start");
+      HasStart = true;
+      Q.RangeStart = I;
+    } else if (I.Range == RangeMark::End) {
+      if (HasEnd)
+        return normError(I.Offset, I.Length, "a frame has one range end");
+      HasEnd = true;
+      Q.RangeEnd = I;
+    } else {
+      if (I.Kind != TargetKind::Variable)
+        return normError(I.Offset, I.Length,
+                         "a capture is a variable name ('x' or 'x as y'); '" +
+                             I.spelling() + "' cannot be captured");
+      Q.Captures.push_back(I);
+    }
+  }
+  if (HasStart != HasEnd) {
+    const Item &I = HasStart ? Q.RangeStart : Q.RangeEnd;
+    return normError(I.Offset, I.Length,
+                     HasStart ? "range start '!" + I.spelling() +
+                                    "' needs an end '!!B' in the same frame"
+                              : "'!!" + I.spelling() +
+                                    "' ends a range and needs a start '!A' "
+                                    "in the same frame (ptera's total probes "
+                                    "are not supported)");
+  }
+  for (const Item *I : {&Q.RangeStart, &Q.RangeEnd}) {
+    if (!HasStart)
+      break;
+    if (I->Kind == TargetKind::Star || I->Kind == TargetKind::AnyVariable ||
+        I->Meta == MetaKind::Value || I->Meta == MetaKind::Error ||
+        I->Meta == MetaKind::AnyLoop || I->Kind == TargetKind::Call ||
+        (I == &Q.RangeStart && I->Meta == MetaKind::Exit))
+      return normError(I->Offset, I->Length,
+                       "'" + I->spelling() +
+                           "' cannot bound a range; use a variable, "
+                           "#enter, #exit, #loop_X or #endloop_X");
+  }
+  if (LastIsItem) {
+    if (HasStart)
+      return normError(Last.Offset, Last.Length,
+                       "a range '!A, !!B' is the focus itself; drop '> " +
+                           Last.Items.front().spelling() + "'");
+    Q.Focus = FocusKind::Item;
+    if (Last.Func) {
+      Item I;
+      I.Kind = TargetKind::Variable;
+      I.Name = Last.Func->Glob;
+      I.Offset = Last.Offset;
+      I.Length = Last.Length;
+      Q.FocusItem = I;
+    } else {
+      Q.FocusItem = Last.Items.front();
+    }
+    if (Q.FocusItem.Range != RangeMark::None)
+      return normError(Q.FocusItem.Offset, Q.FocusItem.Length,
+                       "a range is written inside a frame's parens: "
+                       "'F(!A, !!B)'");
+    return Q;
+  }
+  Q.Focus = HasStart ? FocusKind::Range : FocusKind::Function;
+  return Q;
+}
+
+} // namespace rewriter
+} // namespace sonde

@@ -1,0 +1,497 @@
+//===- Spec.cpp - Loading probes.yaml -------------------------------------===//
+//
+// YAML in, data out. No AST here. Every problem is collected (not just the
+// first) and located at the offending key or value.
+//
+//===----------------------------------------------------------------------===//
+
+#include "sonde/rewriter/Spec.h"
+#include "sonde/rewriter/Diag.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <yaml-cpp/yaml.h>
+
+using namespace llvm;
+
+namespace sonde {
+namespace rewriter {
+
+namespace {
+
+const char *const Categories[] = {
+    "compute",
+    "compute.forward",
+    "compute.backward",
+    "compute.step",
+    "data",
+    "data.preprocess",
+    "data.item",
+    "dataloader",
+    "dataloader.fetch",
+    "comm",
+    "comm.send",
+    "comm.receive",
+    "comm.barrier",
+    "comm.bcast",
+    "comm.reduce",
+    "comm.all_reduce",
+    "comm.gather",
+    "comm.all_gather",
+    "comm.scatter",
+    "comm.reduce_scatter",
+    "comm.all_to_all",
+    "device",
+    "device.transfer",
+    "checkpoint",
+    "checkpoint.capture",
+    "checkpoint.restart",
+    "pipeline",
+    "pipeline.epoch",
+    "pipeline.train",
+    "pipeline.evaluate",
+    "pipeline.test",
+    "user",
+};
+
+const char *const TopKeys[] = {"version", "scope", "probes", "watches"};
+const char *const ProbeKeys[] = {"at",      "category", "name",  "args",
+                                 "context", "when",     "every", "summary",
+                                 "enabled", "mode"};
+const char *const ScopeKeys[] = {"include", "exclude"};
+const char *const ScopeRuleKeys[] = {"file", "function"};
+
+/// The closest of `Candidates` to `Word`, if it is a plausible typo.
+std::string nearest(StringRef Word, ArrayRef<const char *> Candidates) {
+  std::string Best;
+  unsigned BestDist = std::max<unsigned>(2, Word.size() / 4) + 1;
+  for (const char *C : Candidates) {
+    unsigned D = Word.edit_distance(C, /*AllowReplacements=*/true, BestDist);
+    if (D < BestDist) {
+      BestDist = D;
+      Best = C;
+    }
+  }
+  return Best;
+}
+
+class Loader {
+public:
+  Loader(Spec &S) : S(S) {}
+
+  void load(StringRef Text) {
+    YAML::Node Root;
+    try {
+      Root = YAML::Load(Text.str());
+    } catch (const YAML::ParserException &E) {
+      SpecLoc L{unsigned(E.mark.line + 1), unsigned(E.mark.column + 1)};
+      error(L, "invalid YAML: " + Twine(E.msg));
+      return;
+    }
+    if (!Root.IsMap()) {
+      error(SpecLoc{1, 1}, "a probe spec is a map with 'version', 'scope', "
+                           "'probes' and 'watches'");
+      return;
+    }
+    bool SawVersion = false;
+    for (auto It = Root.begin(); It != Root.end(); ++It) {
+      std::string Key = It->first.Scalar();
+      const YAML::Node &V = It->second;
+      if (!checkKey(It->first, TopKeys, "top-level key"))
+        continue;
+      if (Key == "version") {
+        SawVersion = true;
+        loadVersion(V);
+      } else if (Key == "scope") {
+        loadScope(V);
+      } else if (Key == "probes" || Key == "watches") {
+        Section Sec = Key == "probes" ? Section::Probes : Section::Watches;
+        if (V.IsNull())
+          continue;
+        if (!V.IsSequence()) {
+          error(loc(V), "'" + Key + "' is a list of probes ('- at: ...')");
+          continue;
+        }
+        for (const YAML::Node &P : V)
+          loadProbe(P, Sec);
+      }
+    }
+    if (!SawVersion)
+      error(SpecLoc{1, 1}, "missing 'version: 1' at the top of the spec");
+  }
+
+  std::vector<SMDiagnostic> Diags;
+  bool HasErrors = false;
+
+private:
+  Spec &S;
+
+  SpecLoc loc(const YAML::Node &N) const {
+    YAML::Mark M = N.Mark();
+    if (M.is_null())
+      return SpecLoc{};
+    return SpecLoc{unsigned(M.line + 1), unsigned(M.column + 1)};
+  }
+
+  /// The location of a scalar's first character (after its quote).
+  SpecLoc valueLoc(const YAML::Node &N) const {
+    SpecLoc L = loc(N);
+    YAML::Mark M = N.Mark();
+    if (M.is_null())
+      return L;
+    StringRef Buf = S.SM->getMemoryBuffer(1)->getBuffer();
+    if (size_t(M.pos) < Buf.size() && (Buf[M.pos] == '"' || Buf[M.pos] == '\''))
+      ++L.Col;
+    return L;
+  }
+
+  void error(SpecLoc L, const Twine &Msg, unsigned Len = 0,
+             StringRef FixIt = "") {
+    HasErrors = true;
+    Diags.push_back(S.diag(L, SourceMgr::DK_Error, Msg, Len, FixIt));
+  }
+
+  bool checkKey(const YAML::Node &Key, ArrayRef<const char *> Allowed,
+                StringRef What) {
+    std::string K = Key.IsScalar() ? Key.Scalar() : "";
+    if (is_contained(Allowed, StringRef(K)))
+      return true;
+    std::string Best = nearest(K, Allowed);
+    std::string Msg = "unknown " + What.str() + " '" + K + "'";
+    if (!Best.empty())
+      Msg += "; did you mean '" + Best + "'?";
+    else
+      Msg += "; expected one of " + join(Allowed, ", ");
+    error(loc(Key), Msg, K.size(), Best);
+    return false;
+  }
+
+  void loadVersion(const YAML::Node &V) {
+    unsigned N = 0;
+    if (!V.IsScalar() || StringRef(V.Scalar()).getAsInteger(10, N)) {
+      error(valueLoc(V), "'version' is a number: 'version: 1'");
+      return;
+    }
+    if (N != 1)
+      error(valueLoc(V),
+            "unsupported spec version " + Twine(N) +
+                "; this sonde reads version 1",
+            V.Scalar().size(), "1");
+    S.Version = N;
+  }
+
+  void loadScope(const YAML::Node &V) {
+    if (V.IsNull())
+      return;
+    if (!V.IsSequence()) {
+      error(loc(V), "'scope' is a list of rules ('- exclude: {file: ...}')");
+      return;
+    }
+    for (const YAML::Node &R : V) {
+      if (!R.IsMap() || R.size() != 1) {
+        error(loc(R), "a scope rule is one 'include:' or 'exclude:' with "
+                      "'file' and/or 'function'");
+        continue;
+      }
+      auto It = R.begin();
+      if (!checkKey(It->first, ScopeKeys, "scope rule"))
+        continue;
+      ScopeRule Rule;
+      Rule.Include = It->first.Scalar() == "include";
+      const YAML::Node &Body = It->second;
+      if (Body.IsScalar()) {
+        // `- exclude: "*/third_party/*"` names files.
+        Rule.FileGlob = Body.Scalar();
+      } else if (Body.IsMap()) {
+        for (auto F = Body.begin(); F != Body.end(); ++F) {
+          if (!checkKey(F->first, ScopeRuleKeys, "scope key"))
+            continue;
+          if (!F->second.IsScalar()) {
+            error(loc(F->second), "'" + F->first.Scalar() + "' is a glob");
+            continue;
+          }
+          (F->first.Scalar() == "file" ? Rule.FileGlob : Rule.FunctionGlob) =
+              F->second.Scalar();
+        }
+      } else {
+        error(loc(Body), "expected '{file: GLOB, function: GLOB}'");
+        continue;
+      }
+      S.Scope.push_back(Rule);
+    }
+  }
+
+  bool scalar(const YAML::Node &V, StringRef Key, std::string &Out) {
+    if (!V.IsScalar()) {
+      error(loc(V), "'" + Key + "' is a string");
+      return false;
+    }
+    Out = V.Scalar();
+    return true;
+  }
+
+  bool boolean(const YAML::Node &V, StringRef Key, bool &Out) {
+    std::string T;
+    if (V.IsScalar())
+      T = V.Scalar();
+    if (T == "true" || T == "yes" || T == "on") {
+      Out = true;
+      return true;
+    }
+    if (T == "false" || T == "no" || T == "off") {
+      Out = false;
+      return true;
+    }
+    error(valueLoc(V), "'" + Key + "' is 'true' or 'false'", T.size());
+    return false;
+  }
+
+  void checkCategory(Probe &P, const YAML::Node &V) {
+    StringRef C = P.Category;
+    if (is_contained(Categories, C))
+      return;
+    if (C.starts_with("user.") && C.size() > 5)
+      return;
+    StringRef Parent = C.split('.').first;
+    if (C.ends_with(".init") && C.count('.') == 1 &&
+        is_contained(Categories, Parent))
+      return;
+    std::string Best = nearest(C, Categories);
+    std::string Msg = "unknown category '" + C.str() + "'";
+    if (!Best.empty())
+      Msg += "; did you mean '" + Best + "'?";
+    else
+      Msg += "; use a DFTracer AI category (compute.forward, "
+             "dataloader.fetch, ...), a parent ('compute'), "
+             "'<parent>.init', or 'user.<anything>'";
+    error(valueLoc(V), Msg, C.size(), Best);
+  }
+
+  void checkIdentifier(const YAML::Node &Key, StringRef What) {
+    StringRef K = Key.Scalar();
+    bool Ok = !K.empty() && (isAlpha(K[0]) || K[0] == '_');
+    for (char C : K)
+      Ok &= isAlnum(C) || C == '_' || C == '.';
+    if (!Ok)
+      error(loc(Key), What + " '" + K + "' must be an identifier", K.size());
+  }
+
+  void loadProbe(const YAML::Node &N, Section Sec) {
+    if (!N.IsMap()) {
+      error(loc(N), "a probe is a map with at least 'at'");
+      return;
+    }
+    Probe P;
+    P.Sec = Sec;
+    P.Index = S.Probes.size();
+    bool HasAt = false;
+    YAML::Node AtNode, SummaryNode, ModeNode;
+    bool HasSummary = false, HasMode = false;
+    for (auto It = N.begin(); It != N.end(); ++It) {
+      if (!checkKey(It->first, ProbeKeys, "probe key"))
+        continue;
+      std::string Key = It->first.Scalar();
+      const YAML::Node &V = It->second;
+      if (Key == "at") {
+        HasAt = scalar(V, Key, P.At);
+        P.AtLoc = valueLoc(V);
+        AtNode = V;
+      } else if (Key == "category") {
+        if (scalar(V, Key, P.Category)) {
+          P.CategoryLoc = valueLoc(V);
+          checkCategory(P, V);
+        }
+      } else if (Key == "name") {
+        scalar(V, Key, P.Name);
+      } else if (Key == "when") {
+        scalar(V, Key, P.When);
+        P.WhenLoc = valueLoc(V);
+      } else if (Key == "context") {
+        bool B;
+        if (boolean(V, Key, B))
+          P.Context = B;
+      } else if (Key == "enabled") {
+        boolean(V, Key, P.Enabled);
+      } else if (Key == "every") {
+        std::string T;
+        if (!V.IsScalar() ||
+            StringRef(T = V.Scalar()).getAsInteger(10, P.Every) || P.Every == 0)
+          error(valueLoc(V), "'every' is a positive integer", T.size());
+      } else if (Key == "summary") {
+        std::string T;
+        if (!scalar(V, Key, T))
+          continue;
+        static const char *const Kinds[] = {"value", "shape", "stats", "hash",
+                                            "full"};
+        auto *Found = find(Kinds, StringRef(T));
+        if (Found == std::end(Kinds)) {
+          std::string Best = nearest(T, Kinds);
+          error(valueLoc(V),
+                "unknown summary '" + T + "'" +
+                    (Best.empty() ? "; expected value, shape, stats, hash or "
+                                    "full"
+                                  : "; did you mean '" + Best + "'?"),
+                T.size(), Best);
+          continue;
+        }
+        P.Summary = SummaryKind(1 + (Found - std::begin(Kinds)));
+        SummaryNode = V;
+        HasSummary = true;
+      } else if (Key == "mode") {
+        std::string T;
+        if (!scalar(V, Key, T))
+          continue;
+        if (T == "region")
+          P.Mode = ModeKind::Region;
+        else if (T == "instant")
+          P.Mode = ModeKind::Instant;
+        else
+          error(valueLoc(V),
+                "unknown mode '" + T + "'; expected 'region' or 'instant'",
+                T.size(), T.size() && T[0] == 'i' ? "instant" : "region");
+        ModeNode = V;
+        HasMode = true;
+      } else if (Key == "args") {
+        if (!V.IsMap()) {
+          error(loc(V), "'args' is a map of name to C++ expression: "
+                        "'{epoch: epoch}'");
+          continue;
+        }
+        for (auto A = V.begin(); A != V.end(); ++A) {
+          checkIdentifier(A->first, "arg name");
+          SpecArg Arg;
+          Arg.Name = A->first.Scalar();
+          if (!A->second.IsScalar() || A->second.Scalar().empty()) {
+            error(loc(A->second),
+                  "arg '" + Arg.Name + "' needs a C++ expression");
+            continue;
+          }
+          Arg.Expr = A->second.Scalar();
+          Arg.ExprLoc = valueLoc(A->second);
+          P.Args.push_back(std::move(Arg));
+        }
+      }
+    }
+    if (!HasAt) {
+      if (!AtNode.IsDefined() || AtNode.IsNull())
+        error(loc(N), "probe has no 'at' selector");
+      return;
+    }
+    auto Sel = parseSelector(P.At);
+    Expected<Query> Q =
+        Sel ? normalize(*Sel) : Expected<Query>(Sel.takeError());
+    if (!Q) {
+      handleAllErrors(Q.takeError(), [&](const SelectorError &E) {
+        error(S.selectorLoc(P, E.Offset), E.Message, std::max(1u, E.Length),
+              E.FixIt);
+      });
+      return;
+    }
+    P.Q = std::move(*Q);
+    checkSection(P, HasSummary ? &SummaryNode : nullptr,
+                 HasMode ? &ModeNode : nullptr);
+    S.Probes.push_back(std::move(P));
+  }
+
+  /// Regions go under `probes:`, values under `watches:`.
+  void checkSection(const Probe &P, const YAML::Node *SummaryNode,
+                    const YAML::Node *ModeNode) {
+    const Query &Q = P.Q;
+    bool IsValue = Q.Focus == FocusKind::Item &&
+                   (Q.FocusItem.Kind == TargetKind::Variable ||
+                    Q.FocusItem.Kind == TargetKind::AnyVariable ||
+                    Q.FocusItem.Kind == TargetKind::Star ||
+                    Q.FocusItem.Meta == MetaKind::Value);
+    bool IsRegion =
+        Q.Focus != FocusKind::Item || Q.FocusItem.Kind == TargetKind::Call;
+    if (P.Sec == Section::Probes && IsValue)
+      error(P.AtLoc,
+            "'" + Q.FocusItem.spelling() +
+                "' is a value; move this probe under 'watches:'",
+            P.At.size());
+    if (P.Sec == Section::Watches && IsRegion)
+      error(P.AtLoc,
+            "'" + P.At + "' is a region; move this probe under 'probes:'",
+            P.At.size());
+    if (P.Sec == Section::Probes && SummaryNode)
+      error(valueLoc(*SummaryNode), "'summary' applies to watches only");
+    if (P.Sec == Section::Watches && ModeNode)
+      error(valueLoc(*ModeNode), "'mode' applies to regions under 'probes:'");
+  }
+};
+
+} // namespace
+
+bool Probe::contextArgs() const {
+  if (Context)
+    return *Context;
+  return StringRef(Category).starts_with("pipeline.");
+}
+
+bool Spec::inScope(StringRef File, StringRef QualifiedName) const {
+  bool In = true;
+  for (const ScopeRule &R : Scope) {
+    bool FileOk = R.FileGlob.empty() || globMatch(R.FileGlob, File) ||
+                  globMatch("*/" + R.FileGlob, File);
+    bool FuncOk = R.FunctionGlob.empty() ||
+                  FuncGlob{R.FunctionGlob, "", 0, 0}.matches(QualifiedName);
+    if (FileOk && FuncOk)
+      In = R.Include;
+  }
+  return In;
+}
+
+SpecLoc Spec::selectorLoc(const Probe &P, unsigned Offset) const {
+  return SpecLoc{P.AtLoc.Line, P.AtLoc.Col + Offset};
+}
+
+SMDiagnostic Spec::diag(SpecLoc L, SourceMgr::DiagKind Kind, const Twine &Msg,
+                        unsigned Length, StringRef FixIt) const {
+  if (!SM || L.Line == 0)
+    return SMDiagnostic(Path, Kind, Msg.str());
+  const MemoryBuffer *Buf = SM->getMemoryBuffer(1);
+  SMLoc Loc = SM->FindLocForLineAndColumn(1, L.Line, L.Col);
+  if (!Loc.isValid())
+    return SMDiagnostic(Path, Kind, Msg.str());
+  // Keep the caret range on the line.
+  const char *End = Loc.getPointer();
+  while (Length && End < Buf->getBufferEnd() && *End != '\n') {
+    ++End;
+    --Length;
+  }
+  SmallVector<SMRange, 1> Ranges;
+  if (End > Loc.getPointer() + 1)
+    Ranges.push_back(SMRange(Loc, SMLoc::getFromPointer(End)));
+  SmallVector<SMFixIt, 1> Fixes;
+  if (!FixIt.empty() && End > Loc.getPointer())
+    Fixes.push_back(SMFixIt(SMRange(Loc, SMLoc::getFromPointer(End)), FixIt));
+  return SM->GetMessage(Loc, Kind, Msg, Ranges, Fixes);
+}
+
+ArrayRef<const char *> knownCategories() { return Categories; }
+
+Expected<Spec> parseSpec(StringRef Text, StringRef Path) {
+  Spec S;
+  S.Path = Path.str();
+  S.SM = std::make_shared<SourceMgr>();
+  S.SM->AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(Text, Path), SMLoc());
+  Loader L(S);
+  L.load(Text);
+  if (L.HasErrors)
+    return make_error<SpecDiagnostics>(std::move(L.Diags));
+  return S;
+}
+
+Expected<Spec> loadSpec(StringRef Path) {
+  auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buf)
+    return make_error<SpecDiagnostics>(std::vector<SMDiagnostic>{
+        SMDiagnostic(Path, SourceMgr::DK_Error,
+                     "cannot read the spec: " + Buf.getError().message())});
+  return parseSpec((*Buf)->getBuffer(), Path);
+}
+
+} // namespace rewriter
+} // namespace sonde

@@ -1,0 +1,445 @@
+//===- SondeRewrite.cpp - sonde-rewrite: instrument sources ---------------===//
+//
+// The LibTooling front door: arguments, the compilation database, reading
+// and writing files. Everything about probes is decided by the engine
+// (computePlan); this file only runs it and writes its results.
+//
+//   sonde-rewrite --spec probes.yaml [-p BUILD_DIR] [options] SOURCE...
+//                 [-- COMPILER_ARGS]
+//
+// Exit status: 0 done; 1 errors in the spec or its selectors; 2 usage or
+// source errors.
+//
+//===----------------------------------------------------------------------===//
+
+#include "sonde/rewriter/Diag.h"
+#include "sonde/rewriter/Edits.h"
+#include "sonde/rewriter/Plan.h"
+#include "sonde/rewriter/Spec.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/CommonOptionsParser.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Signals.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+using namespace clang;
+using namespace clang::tooling;
+using namespace llvm;
+using namespace sonde::rewriter;
+
+#ifndef SONDE_RUNTIME_INCLUDE_DIR
+#define SONDE_RUNTIME_INCLUDE_DIR ""
+#endif
+#ifndef SONDE_CLANG_RESOURCE_DIR
+#define SONDE_CLANG_RESOURCE_DIR ""
+#endif
+
+namespace {
+
+enum ExitCode { ExitOk = 0, ExitSpec = 1, ExitSource = 2 };
+
+cl::OptionCategory Category("sonde-rewrite options");
+
+cl::opt<std::string> SpecPath("spec", cl::desc("The probe spec (probes.yaml)"),
+                              cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string> OutDir("o",
+                            cl::desc("Write instrumented copies under DIR "
+                                     "(relative paths kept)"),
+                            cl::value_desc("DIR"), cl::cat(Category));
+cl::opt<bool> InPlace("in-place",
+                      cl::desc("Replace the sources (atomic; refuses a file "
+                               "that changed meanwhile)"),
+                      cl::cat(Category));
+cl::opt<bool> Diff("diff", cl::desc("Print a unified diff instead of writing"),
+                   cl::cat(Category));
+cl::opt<bool> ListSites("list-sites", cl::desc("Print the plan's sites"),
+                        cl::cat(Category));
+cl::opt<std::string> Format("format",
+                            cl::desc("Format of --list-sites: text or json"),
+                            cl::init("text"), cl::cat(Category));
+cl::opt<bool> Strict("strict",
+                     cl::desc("Warnings (a selector that matches nothing, a "
+                              "skipped site) are errors"),
+                     cl::cat(Category));
+cl::opt<unsigned> Jobs("j", cl::desc("Parallel translation units"), cl::init(1),
+                       cl::cat(Category));
+cl::opt<std::string>
+    RuntimeInclude("runtime-include",
+                   cl::desc("Where sonde/sonde.h is, to check spec code "
+                            "(`when`, `args`) in place"),
+                   cl::init(SONDE_RUNTIME_INCLUDE_DIR), cl::cat(Category));
+cl::opt<bool> NoVerify("no-verify",
+                       cl::desc("Do not compile-check spec code in place"),
+                       cl::cat(Category));
+
+/// What one translation unit produced.
+struct Result {
+  std::string Path;     ///< the source as given
+  std::string Original; ///< the text the plan was computed from
+  std::optional<Plan> P;
+  std::string Diagnostics; ///< rendered compiler and engine messages
+  bool SourceError = false;
+  bool StrictError = false;
+  std::vector<SMDiagnostic> SpecErrors; ///< spec code that does not compile
+};
+
+/// Runs the engine inside one compile.
+class PlanConsumer : public ASTConsumer {
+public:
+  PlanConsumer(CompilerInstance &CI, const Spec &S, Result &R)
+      : CI(CI), S(S), R(R) {}
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    DiagnosticsEngine &D = CI.getDiagnostics();
+    if (D.hasErrorOccurred()) {
+      // The compiler reports the source's own errors; we instrument nothing.
+      R.SourceError = true;
+      return;
+    }
+    SourceManager &SM = Ctx.getSourceManager();
+    R.Original = SM.getBufferData(SM.getMainFileID()).str();
+    PlanOptions Opts;
+    Opts.FileName = R.Path;
+    Expected<Plan> P = computePlan(Ctx, S, Opts);
+    if (!P) {
+      R.Diagnostics += toString(P.takeError()) + "\n";
+      R.SourceError = true;
+      return;
+    }
+    unsigned ErrorsBefore = D.getNumErrors();
+    reportSourceNotes(D, P->Notes, Strict);
+    if (D.getNumErrors() > ErrorsBefore)
+      R.StrictError = true;
+    R.P = std::move(*P);
+  }
+
+private:
+  CompilerInstance &CI;
+  const Spec &S;
+  Result &R;
+};
+
+class PlanAction : public ASTFrontendAction {
+public:
+  PlanAction(const Spec &S, Result &R) : S(S), R(R) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+                                                 StringRef) override {
+    return std::make_unique<PlanConsumer>(CI, S, R);
+  }
+
+private:
+  const Spec &S;
+  Result &R;
+};
+
+class PlanActionFactory : public FrontendActionFactory {
+public:
+  PlanActionFactory(const Spec &S, Result &R) : S(S), R(R) {}
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<PlanAction>(S, R);
+  }
+
+private:
+  const Spec &S;
+  Result &R;
+};
+
+/// Collects errors of a syntax-only compile of the rewritten text.
+class ErrorCollector : public DiagnosticConsumer {
+public:
+  struct Err {
+    unsigned Offset;
+    bool InMain;
+    std::string Message;
+  };
+  void HandleDiagnostic(DiagnosticsEngine::Level L,
+                        const Diagnostic &Info) override {
+    DiagnosticConsumer::HandleDiagnostic(L, Info);
+    if (L < DiagnosticsEngine::Error)
+      return;
+    SmallString<128> Msg;
+    Info.FormatDiagnostic(Msg);
+    Err E{0, false, Msg.str().str()};
+    if (Info.hasSourceManager() && Info.getLocation().isValid()) {
+      const SourceManager &SM = Info.getSourceManager();
+      SourceLocation Loc = SM.getFileLoc(Info.getLocation());
+      E.InMain = SM.isInMainFile(Loc);
+      if (E.InMain)
+        E.Offset = SM.getFileOffset(Loc);
+    }
+    Errors.push_back(std::move(E));
+  }
+  std::vector<Err> Errors;
+};
+
+ArgumentsAdjuster commonAdjuster() {
+  ArgumentsAdjuster A = getClangSyntaxOnlyAdjuster();
+  std::string Resource = SONDE_CLANG_RESOURCE_DIR;
+  if (!Resource.empty())
+    A = combineAdjusters(
+        A, getInsertArgumentAdjuster(("-resource-dir=" + Resource).c_str(),
+                                     ArgumentInsertPosition::END));
+  return A;
+}
+
+/// Compiles the rewritten text when it holds spec code, and reports errors
+/// inside that code at the spec's own line (`probes.yaml:14:9: error:`).
+void verifySpecCode(const CompilationDatabase &DB, const Spec &S, Result &R,
+                    const std::string &Rewritten) {
+  const Plan &P = *R.P;
+  if (P.SpecCode.empty() || NoVerify || RuntimeInclude.empty())
+    return;
+  // Where each insertion landed in the rewritten text.
+  std::vector<unsigned> Start(P.Insertions.size());
+  unsigned Shift = 0;
+  for (size_t I = 0; I < P.Insertions.size(); ++I) {
+    Start[I] = P.Insertions[I].Offset + Shift;
+    Shift += P.Insertions[I].Text.size();
+  }
+  ClangTool Tool(DB, {R.Path});
+  Tool.mapVirtualFile(R.Path, Rewritten);
+  Tool.appendArgumentsAdjuster(commonAdjuster());
+  Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(
+      {"-include", "sonde/sonde.h", "-I", RuntimeInclude.getValue()},
+      ArgumentInsertPosition::END));
+  ErrorCollector Errors;
+  Tool.setDiagnosticConsumer(&Errors);
+  Tool.run(newFrontendActionFactory<SyntaxOnlyAction>().get());
+  for (const ErrorCollector::Err &E : Errors.Errors) {
+    if (!E.InMain)
+      continue;
+    for (const SpecCodeSpan &Sp : P.SpecCode) {
+      unsigned B = Start[Sp.InsertionIndex] + Sp.Begin;
+      unsigned End = Start[Sp.InsertionIndex] + Sp.End;
+      if (E.Offset < B || E.Offset > End)
+        continue;
+      SpecLoc L{Sp.Loc.Line, Sp.Loc.Col + (E.Offset - B)};
+      R.SpecErrors.push_back(S.diag(L, SourceMgr::DK_Error,
+                                    E.Message + " (in " + R.Path + ")", 1));
+      break;
+    }
+  }
+}
+
+std::string outputPath(StringRef Dir, StringRef Source) {
+  SmallString<256> Rel(Source);
+  if (sys::path::is_absolute(Rel)) {
+    SmallString<256> Cwd;
+    sys::fs::current_path(Cwd);
+    StringRef R = Rel;
+    if (R.starts_with(Cwd) && R.size() > Cwd.size() &&
+        sys::path::is_separator(R[Cwd.size()]))
+      Rel = R.substr(Cwd.size() + 1);
+    else
+      Rel = sys::path::relative_path(R);
+  }
+  sys::path::remove_dots(Rel, /*remove_dot_dot=*/true);
+  SmallString<256> Out(Dir);
+  sys::path::append(Out, Rel);
+  return Out.str().str();
+}
+
+/// Writes `Text` to `Path` through a temporary and a rename.
+Error writeAtomically(StringRef Path, StringRef Text) {
+  SmallString<256> Tmp(Path);
+  Tmp += ".sonde-tmp-%%%%%%";
+  int FD;
+  SmallString<256> TmpPath;
+  if (std::error_code EC = sys::fs::createUniqueFile(Tmp, FD, TmpPath))
+    return createStringError(EC, "cannot create a temporary next to '%s'",
+                             Path.str().c_str());
+  {
+    raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Text;
+    OS.close();
+    if (OS.has_error()) {
+      sys::fs::remove(TmpPath);
+      return createStringError(OS.error(), "cannot write '%s'",
+                               TmpPath.c_str());
+    }
+  }
+  if (std::error_code EC = sys::fs::rename(TmpPath, Path)) {
+    sys::fs::remove(TmpPath);
+    return createStringError(EC, "cannot replace '%s'", Path.str().c_str());
+  }
+  return Error::success();
+}
+
+} // namespace
+
+int main(int argc, const char **argv) {
+  sys::PrintStackTraceOnErrorSignal(argv[0]);
+  cl::HideUnrelatedOptions(Category);
+  auto Parser = CommonOptionsParser::create(argc, argv, Category, cl::OneOrMore,
+                                            "sonde-rewrite: instrument C++ "
+                                            "sources from a probe spec\n");
+  if (!Parser) {
+    errs() << "sonde-rewrite: " << toString(Parser.takeError()) << "\n";
+    return ExitSource;
+  }
+  if (SpecPath.empty()) {
+    errs() << "sonde-rewrite: error: --spec probes.yaml is required\n";
+    return ExitSource;
+  }
+  if (int(InPlace) + int(Diff) + int(!OutDir.empty()) > 1) {
+    errs() << "sonde-rewrite: error: choose one of -o, --in-place and "
+              "--diff\n";
+    return ExitSource;
+  }
+  if (Format != "text" && Format != "json") {
+    errs() << "sonde-rewrite: error: --format is 'text' or 'json'\n";
+    return ExitSource;
+  }
+  Expected<Spec> S = loadSpec(SpecPath);
+  if (!S) {
+    handleAllErrors(S.takeError(),
+                    [](const SpecDiagnostics &D) { D.log(errs()); });
+    return ExitSpec;
+  }
+
+  const std::vector<std::string> &Sources = Parser->getSourcePathList();
+  CompilationDatabase &DB = Parser->getCompilations();
+  std::vector<Result> Results(Sources.size());
+  std::atomic<size_t> Next{0}, Done{0};
+  std::mutex ErrMutex;
+  bool Progress = Sources.size() > 1;
+  auto Worker = [&] {
+    while (true) {
+      size_t I = Next++;
+      if (I >= Sources.size())
+        return;
+      Result &R = Results[I];
+      R.Path = Sources[I];
+      ClangTool Tool(DB, {R.Path});
+      Tool.appendArgumentsAdjuster(commonAdjuster());
+      std::string Rendered;
+      raw_string_ostream DiagOS(Rendered);
+      // The printer keeps a reference count on its options.
+      TextDiagnosticPrinter Printer(DiagOS, new DiagnosticOptions());
+      Tool.setDiagnosticConsumer(&Printer);
+      PlanActionFactory Factory(*S, R);
+      int RC = Tool.run(&Factory);
+      if (RC != 0 && !R.P)
+        R.SourceError = true;
+      DiagOS.flush();
+      R.Diagnostics = Rendered + R.Diagnostics;
+      if (R.P && !R.SourceError) {
+        std::string Rewritten = applyEdits(R.Original, *R.P);
+        verifySpecCode(DB, *S, R, Rewritten);
+      }
+      size_t N = ++Done;
+      std::lock_guard<std::mutex> Lock(ErrMutex);
+      errs() << R.Diagnostics;
+      if (Progress)
+        errs() << "[" << N << "/" << Sources.size() << "] " << R.Path << "\n";
+    }
+  };
+  unsigned NJobs = std::max(1u, std::min<unsigned>(Jobs, Sources.size()));
+  std::vector<std::thread> Threads;
+  for (unsigned T = 1; T < NJobs; ++T)
+    Threads.emplace_back(Worker);
+  Worker();
+  for (std::thread &T : Threads)
+    T.join();
+
+  int Exit = ExitOk;
+  // Spec code that does not compile is the spec's error.
+  for (const Result &R : Results)
+    for (const SMDiagnostic &D : R.SpecErrors) {
+      D.print(nullptr, errs(), false);
+      Exit = ExitSpec;
+    }
+  // A selector that matches nothing anywhere.
+  bool AllParsed = true;
+  for (const Result &R : Results)
+    AllParsed &= R.P.has_value();
+  if (AllParsed) {
+    for (const Probe &Pr : S->Probes) {
+      unsigned Count = 0;
+      for (const Result &R : Results)
+        Count += R.P->MatchCounts[Pr.Index];
+      if (Count)
+        continue;
+      S->diag(Pr.AtLoc, Strict ? SourceMgr::DK_Error : SourceMgr::DK_Warning,
+              "selector '" + Pr.At + "' matches nothing", Pr.At.size())
+          .print(nullptr, errs(), false);
+      if (Strict)
+        Exit = ExitSpec;
+    }
+  }
+  if (Exit == ExitSpec)
+    return ExitSpec;
+  for (const Result &R : Results)
+    if (R.SourceError || R.StrictError)
+      return ExitSource;
+
+  if (ListSites) {
+    if (Format == "json") {
+      json::Array All;
+      for (const Result &R : Results) {
+        std::string Buf;
+        raw_string_ostream OS(Buf);
+        R.P->printSitesJson(OS);
+        OS.flush();
+        Expected<json::Value> V = json::parse(Buf);
+        if (V)
+          if (json::Array *A = V->getAsArray())
+            for (json::Value &E : *A)
+              All.push_back(std::move(E));
+      }
+      outs() << formatv("{0:2}", json::Value(std::move(All))) << "\n";
+    } else {
+      for (const Result &R : Results)
+        R.P->printSites(outs());
+    }
+    return ExitOk;
+  }
+
+  for (const Result &R : Results) {
+    std::string Rewritten = applyEdits(R.Original, *R.P);
+    if (Diff) {
+      outs() << unifiedDiff(R.Path, R.Path, R.Original, Rewritten);
+      continue;
+    }
+    if (InPlace) {
+      auto Now = MemoryBuffer::getFile(R.Path, /*IsText=*/true);
+      if (!Now || (*Now)->getBuffer() != R.Original) {
+        errs() << "sonde-rewrite: error: '" << R.Path
+               << "' changed since it was read; not replaced\n";
+        Exit = ExitSource;
+        continue;
+      }
+      if (Error E = writeAtomically(R.Path, Rewritten)) {
+        errs() << "sonde-rewrite: error: " << toString(std::move(E)) << "\n";
+        Exit = ExitSource;
+      }
+      continue;
+    }
+    if (!OutDir.empty()) {
+      std::string Out = outputPath(OutDir, R.Path);
+      sys::fs::create_directories(sys::path::parent_path(Out));
+      if (Error E = writeAtomically(Out, Rewritten)) {
+        errs() << "sonde-rewrite: error: " << toString(std::move(E)) << "\n";
+        Exit = ExitSource;
+      }
+      continue;
+    }
+    outs() << Rewritten;
+  }
+  return Exit;
+}
