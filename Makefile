@@ -14,11 +14,12 @@ CCACHE := $(shell command -v ccache 2>/dev/null)
 
 all: build
 
+# libtorch comes with the core packages: the examples and their tests use it.
 deps:
-	@scripts/install-deps
+	@scripts/install-deps --torch
 
 $(BUILD)/build.ninja:
-	@scripts/install-deps
+	@scripts/install-deps --torch
 	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache) $(CMAKE_FLAGS)
 
@@ -31,12 +32,12 @@ test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 900
 
 demo:
-	@scripts/install-deps
+	@scripts/install-deps --torch
 	@$(MAKE) --no-print-directory build
 	@scripts/demo $(BUILD)
 
 bench:
-	@scripts/install-deps --bench
+	@scripts/install-deps --all
 	@$(MAKE) --no-print-directory build
 	@scripts/bench $(BUILD)
 
