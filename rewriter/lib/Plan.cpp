@@ -33,6 +33,17 @@ std::string quote(StringRef S) {
   return Out + "\"";
 }
 
+/// The part of a path that ids hash: its last two components, the same
+/// wherever the checkout lives.
+static std::string idPath(StringRef File) {
+  size_t Slash = File.rfind('/');
+  if (Slash == StringRef::npos || Slash == 0)
+    return File.str();
+  size_t Before = File.rfind('/', Slash - 1);
+  return Before == StringRef::npos ? File.str()
+                                   : File.substr(Before + 1).str();
+}
+
 uint64_t stableHash(StringRef S) {
   uint64_t H = 0xcbf29ce484222325ull;
   for (unsigned char C : S) {
@@ -215,7 +226,7 @@ SiteRef PlanBuilder::addSite(const Probe &Pr, const HostFunction &F,
                              StringRef Type, StringRef ArgNames) {
   // The id hashes facts that survive unrelated edits: file, function,
   // selector, what the site is about and its ordinal among the same.
-  std::string Key = P.File + "|" + F.QualifiedName + "|" + Pr.At + "|" +
+  std::string Key = idPath(P.File) + "|" + F.QualifiedName + "|" + Pr.At + "|" +
                     (Pr.Sec == Section::Probes ? "p" : "w") + "|" + Kind.str() +
                     "|" + Detail.str();
   unsigned Ordinal = Ordinals[Key]++;

@@ -1,0 +1,52 @@
+// A variable focus fires after every write: a declaration with an
+// initializer, `=`, compound assignment, `++`/`--`; parameters at entry.
+//
+// RUN: %instrument
+// RUN: FileCheck %s --input-file %t.cpp
+// RUN: %sonde-rewrite --spec %t.yaml --list-sites %s -- -std=c++17 \
+// RUN:   | FileCheck %s --check-prefix=SITES
+//
+// SPEC: version: 1
+// SPEC: watches:
+// SPEC:   - at: "train > loss"
+// SPEC:   - at: "train > lr as rate"
+// SPEC:   - at: "train > steps"
+
+float compute(float x) { return x / 2; }
+
+float train(float lr, int steps) {
+  // CHECK: {{^}}float train(float lr, int steps) { static ::sonde::Site {{.*}} ::sonde::watchAny(sonde_site_{{[0-9a-f]+}}, lr); ::sonde::watchAny(sonde_site_{{[0-9a-f]+}}, steps);
+  float loss = compute(lr);
+  // CHECK: {{^}}  float loss = compute(lr); ::sonde::watchAny(sonde_site_{{[0-9a-f]+}}, loss);
+  loss = loss * 2;
+  // CHECK: {{^}}  loss = loss * 2; ::sonde::watchAny(sonde_site_{{[0-9a-f]+}}, loss);
+  loss += 1;
+  // CHECK: {{^}}  loss += 1; ::sonde::watchAny(sonde_site_{{[0-9a-f]+}}, loss);
+  ++steps;
+  // CHECK: {{^}}  ++steps; ::sonde::watchAny(sonde_site_{{[0-9a-f]+}}, steps);
+  steps--;
+  // CHECK: {{^}}  steps--; ::sonde::watchAny(sonde_site_{{[0-9a-f]+}}, steps);
+  for (int i = 0; i < 3; ++i, steps++)
+    lr *= 0.5f;
+  // CHECK: {{^}}  for (int i = 0; i < 3; ++i, steps++, ::sonde::watchAny(sonde_site_{{[0-9a-f]+}}, steps))
+  // CHECK: {{^}}    { lr *= 0.5f; ::sonde::watchAny(sonde_site_{{[0-9a-f]+}}, lr); }
+  while ((loss = compute(loss)) > 1) {
+  // CHECK: {{^}}  while ((::sonde::passRef(sonde_site_{{[0-9a-f]+}}, loss = compute(loss))) > 1) {
+  }
+  // Unchanged: reads are not writes.
+  float copy = loss + lr;
+  // CHECK: {{^}}  float copy = loss + lr;
+  return copy;
+}
+
+// SITES: watch user rate {{.*}}variable-writes.cpp:17 train lr :float
+// SITES-NEXT: watch user steps {{.*}}:17 train steps :int
+// SITES-NEXT: watch user loss {{.*}}:19 train loss :float
+// SITES-NEXT: watch user loss {{.*}}:21 train loss :float
+// SITES-NEXT: watch user loss {{.*}}:23 train loss :float
+// SITES-NEXT: watch user steps {{.*}}:25 train steps :int
+// SITES-NEXT: watch user steps {{.*}}:27 train steps :int
+// SITES-NEXT: watch user steps {{.*}}:29 train steps :int
+// SITES-NEXT: watch user rate {{.*}}:30 train lr :float
+// SITES-NEXT: watch user loss {{.*}}:33 train loss :float
+// SITES-NOT: watch
