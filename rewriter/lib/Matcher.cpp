@@ -653,9 +653,13 @@ public:
         continue;
       }
       const Expr *E = RS->getRetValue();
-      const Expr *Bare = E->IgnoreParenImpCasts();
-      if (auto *C = dyn_cast<ExprWithCleanups>(Bare))
-        Bare = C->getSubExpr()->IgnoreParenImpCasts();
+      // `return Local;` of a class is a (elided) construction from the
+      // local: look through it.
+      const Expr *Bare = E->IgnoreImplicit()->IgnoreParens();
+      if (auto *CE = dyn_cast<CXXConstructExpr>(Bare))
+        if (CE->getNumArgs() == 1 && !CE->isListInitialization() &&
+            !isa<CXXTemporaryObjectExpr>(CE))
+          Bare = CE->getArg(0)->IgnoreImplicit()->IgnoreParens();
       auto *DRE = dyn_cast<DeclRefExpr>(Bare);
       bool Local = DRE && isa<VarDecl>(DRE->getDecl()) &&
                    cast<VarDecl>(DRE->getDecl())->isLocalVarDeclOrParm() &&
