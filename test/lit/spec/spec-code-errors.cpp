@@ -5,7 +5,7 @@
 // RUN: %spec
 // RUN: %not %sonde-rewrite --spec %t.yaml %s -- -std=c++17 > /dev/null 2> %t.err
 // RUN: FileCheck %s --input-file %t.err
-// RUN: %sonde-rewrite --spec %t.yaml %s -- -std=c++17 > /dev/null 2>&1 || echo "exit $?" | FileCheck %s --check-prefix=EXIT
+// RUN: sh -c '%sonde-rewrite --spec %t.yaml %s -- -std=c++17 > /dev/null 2>&1; echo "exit $?"' | FileCheck %s --check-prefix=EXIT
 //
 // SPEC: version: 1
 // SPEC: watches:
