@@ -1,0 +1,263 @@
+//===- Instrumenter.cpp - Compiling instrumented text in place ------------===//
+//
+// The technique (verified on clang 14, 16 and 19, see the design notes):
+//
+//  1. a nested CompilerInstance runs ParseSyntaxOnly on a copy of the
+//     invocation, with function bodies outside the main file skipped and
+//     TU_Prefix (no end-of-TU template instantiation): the plan needs the
+//     main file's bodies and the declarations of everything else, not a
+//     complete translation unit. It shares the FileManager and sees the
+//     very buffer the real compile will read;
+//  2. the engine computes the plan on that AST (exactly what sonde-rewrite
+//     computes: the same library code);
+//  3. the insertions are applied, the main file's contents overridden AND
+//     its FileID re-created: the FileID made before the override keeps the
+//     old buffer size, and diagnostics past it would vanish;
+//  4. the runtime header goes into the predefines and into
+//     PreprocessorOptions::Includes: loading a PCH replaces the predefines
+//     with ones computed from the Includes.
+//
+// Insertions never add a line, so the real compile's line table, __LINE__,
+// diagnostics and coverage mapping match an uninstrumented build.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Instrumenter.h"
+
+#include "SpecCodeDiagnostics.h"
+
+#include "sonde/rewriter/Diag.h"
+#include "sonde/rewriter/Edits.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/FileManager.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace sonde {
+namespace plugin {
+
+namespace {
+
+thread_local bool InNested = false;
+
+/// Marks the nested parse for the plugin instance clang creates inside it.
+struct NestedScope {
+  NestedScope() { InNested = true; }
+  ~NestedScope() { InNested = false; }
+};
+
+/// Swallows the nested parse's diagnostics: the real compile reports the
+/// source's own warnings and errors, once, on the user's text. It does not
+/// count them either, so the nested instance prints no "N warnings
+/// generated"; the DiagnosticsEngine still knows whether an error occurred.
+class SilentConsumer : public DiagnosticConsumer {
+  void HandleDiagnostic(DiagnosticsEngine::Level,
+                        const Diagnostic &) override {}
+};
+
+/// The nested parse's consumer: skips bodies outside the main file, then
+/// computes the plan.
+class PlanConsumer : public ASTConsumer {
+public:
+  PlanConsumer(CompilerInstance &Nested, const rewriter::Spec &S,
+               StringRef FileName, bool Preprocessed,
+               std::optional<rewriter::Plan> &Out, std::string &Error)
+      : Nested(Nested), S(S), FileName(FileName), Preprocessed(Preprocessed),
+        Out(Out), Error(Error) {}
+
+  bool shouldSkipFunctionBody(Decl *D) override {
+    const SourceManager &SM = Nested.getSourceManager();
+    SourceLocation L = SM.getExpansionLoc(D->getLocation());
+    if (!Preprocessed)
+      return !SM.isInMainFile(L);
+    // A preprocessed input (-save-temps) holds its headers in the main
+    // buffer; its own code is what the line markers attribute to it.
+    PresumedLoc P = SM.getPresumedLoc(L);
+    return P.isInvalid() || FileName != P.getFilename();
+  }
+
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    // Instrumenting a broken file is the compiler's business: the real
+    // compile reports its errors on the untouched text.
+    if (Nested.getDiagnostics().hasErrorOccurred())
+      return;
+    rewriter::PlanOptions O;
+    O.FileName = FileName.str();
+    Expected<rewriter::Plan> P = rewriter::computePlan(Ctx, S, O);
+    if (!P) {
+      Error = toString(P.takeError());
+      return;
+    }
+    // Source notes carry locations of this (nested) SourceManager: keep
+    // them as offsets into the main file until the real one can take them.
+    const SourceManager &SM = Ctx.getSourceManager();
+    for (rewriter::SourceNote &N : P->Notes) {
+      SourceLocation L = SourceLocation::getFromRawEncoding(N.RawLoc);
+      if (L.isValid())
+        L = SM.getFileLoc(L);
+      N.RawLoc = 0;
+      if (L.isValid() && SM.isInMainFile(L))
+        N.RawLoc = SM.getFileOffset(L) + 1; // 0 stays "no location"
+    }
+    Out = std::move(*P);
+  }
+
+private:
+  CompilerInstance &Nested;
+  const rewriter::Spec &S;
+  StringRef FileName;
+  bool Preprocessed;
+  std::optional<rewriter::Plan> &Out;
+  std::string &Error;
+};
+
+class PlanAction : public ASTFrontendAction {
+public:
+  PlanAction(const rewriter::Spec &S, StringRef FileName, bool Preprocessed,
+             std::optional<rewriter::Plan> &Out, std::string &Error)
+      : S(S), FileName(FileName), Preprocessed(Preprocessed), Out(Out),
+        Error(Error) {}
+
+  // No end-of-TU work (pending instantiations, vtables): the plan does not
+  // need it, and it is most of what a syntax-only parse would cost beyond
+  // the parse itself.
+  TranslationUnitKind getTranslationUnitKind() override { return TU_Prefix; }
+
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+                                                 StringRef) override {
+    return std::make_unique<PlanConsumer>(CI, S, FileName, Preprocessed, Out,
+                                          Error);
+  }
+
+private:
+  const rewriter::Spec &S;
+  StringRef FileName;
+  bool Preprocessed;
+  std::optional<rewriter::Plan> &Out;
+  std::string &Error;
+};
+
+/// The invocation of the nested parse: the user's flags, but syntax only,
+/// no plugin, and no output of any kind (object, dependency file, stats,
+/// serialized diagnostics, time trace).
+std::shared_ptr<CompilerInvocation> nestedInvocation(CompilerInstance &CI) {
+  auto Inv = std::make_shared<CompilerInvocation>(CI.getInvocation());
+  FrontendOptions &FO = Inv->getFrontendOpts();
+  FO.ProgramAction = frontend::ParseSyntaxOnly;
+  FO.ActionName.clear();
+  FO.Plugins.clear();
+  FO.AddPluginActions.clear();
+  FO.PluginArgs.clear();
+  FO.OutputFile.clear();
+  FO.DisableFree = false;
+  FO.SkipFunctionBodies = true;
+  FO.ShowStats = false;
+  FO.StatsFile.clear();
+  FO.TimeTracePath.clear();
+  FO.FixItSuffix.clear();
+  Inv->getDependencyOutputOpts() = DependencyOutputOptions();
+  Inv->getDiagnosticOpts().DiagnosticSerializationFile.clear();
+  return Inv;
+}
+
+/// Where the original offset `Orig` of the main file lands in the
+/// instrumented text: an insertion at offset X goes before the character
+/// at X.
+unsigned shifted(const rewriter::Plan &P, unsigned Orig) {
+  unsigned Shift = 0;
+  for (const rewriter::Insertion &I : P.Insertions) {
+    if (I.Offset > Orig)
+      break;
+    Shift += I.Text.size();
+  }
+  return Orig + Shift;
+}
+
+} // namespace
+
+bool inNestedParse() { return InNested; }
+
+Outcome instrumentMainFile(CompilerInstance &CI, StringRef InFile,
+                           const rewriter::Spec &S, const Options &Opts,
+                           StringRef Header) {
+  Outcome Out;
+  SourceManager &SM = CI.getSourceManager();
+  DiagnosticsEngine &Diags = CI.getDiagnostics();
+  FileID Main = SM.getMainFileID();
+  OptionalFileEntryRef MainFile = SM.getFileEntryRefForID(Main);
+  if (!MainFile) {
+    Diags.Report(Diags.getCustomDiagID(
+        DiagnosticsEngine::Warning,
+        "sonde: standard input is not instrumented; compile a file")) ;
+    return Out;
+  }
+  Out.Original = SM.getBufferData(Main).str();
+  bool Preprocessed = CI.getFrontendOpts().Inputs.empty()
+                          ? false
+                          : CI.getFrontendOpts().Inputs[0].isPreprocessed();
+
+  std::optional<rewriter::Plan> P;
+  std::string Error;
+  {
+    NestedScope Scope;
+    CompilerInstance Nested(CI.getPCHContainerOperations());
+    Nested.setInvocation(nestedInvocation(CI));
+    Nested.createDiagnostics(new SilentConsumer, /*ShouldOwnClient=*/true);
+    Nested.setFileManager(&CI.getFileManager());
+    Nested.createSourceManager(CI.getFileManager());
+    // The nested parse reads the very text the real compile reads, even if
+    // the file changes on disk meanwhile.
+    Nested.getSourceManager().overrideFileContents(
+        *MainFile, MemoryBufferRef(Out.Original, MainFile->getName()));
+    PlanAction Act(S, InFile, Preprocessed, P, Error);
+    Nested.ExecuteAction(Act);
+  }
+  if (!Error.empty()) {
+    Diags.Report(Diags.getCustomDiagID(DiagnosticsEngine::Error,
+                                       "sonde: cannot compute the plan: %0"))
+        << Error;
+    return Out;
+  }
+  if (!P)
+    return Out; // the source has errors: the real compile reports them
+
+  if (!P->Insertions.empty()) {
+    Out.Rewritten = rewriter::applyEdits(Out.Original, *P);
+    SrcMgr::CharacteristicKind Kind =
+        SM.getSLocEntry(Main).getFile().getFileCharacteristic();
+    SM.overrideFileContents(*MainFile, MemoryBuffer::getMemBufferCopy(
+                                           Out.Rewritten, MainFile->getName()));
+    Main = SM.createFileID(*MainFile, SourceLocation(), Kind);
+    SM.setMainFileID(Main);
+
+    Preprocessor &PP = CI.getPreprocessor();
+    PP.setPredefines(PP.getPredefines() + "#include \"" + Header.str() +
+                     "\"\n");
+    CI.getPreprocessorOpts().Includes.push_back(Header.str());
+    installSpecCodeDiagnostics(CI, S, *P, Main);
+  }
+
+  // The plan's own notes (skipped sites), now in the real main file.
+  SourceLocation Start = SM.getLocForStartOfFile(Main);
+  for (rewriter::SourceNote &N : P->Notes)
+    N.RawLoc = N.RawLoc ? Start.getLocWithOffset(shifted(*P, N.RawLoc - 1))
+                              .getRawEncoding()
+                        : 0;
+  rewriter::reportSourceNotes(Diags, P->Notes, Opts.Strict);
+  Out.P = std::move(P);
+  return Out;
+}
+
+} // namespace plugin
+} // namespace sonde
