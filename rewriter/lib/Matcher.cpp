@@ -674,10 +674,10 @@ public:
                           Pr.Index);
         continue;
       }
-      if (!G.empty() || !A.empty()) {
+      if (!A.empty() || (!G.empty() && RT->isReferenceType())) {
         B.skipped(RS->getBeginLoc(), Pr,
-                  "a guarded '#value' or one with captures needs 'return x;' "
-                  "of a local",
+                  "'#value' with captures, or guarded on a reference, needs "
+                  "'return x;' of a local",
                   "sonde-unsupported");
         continue;
       }
@@ -708,7 +708,14 @@ public:
           continue;
         }
       }
-      B.wrapExpr(E, "::sonde::passValue(" + R.Var + ", ", ")", Pr.Index);
+      if (G.empty()) {
+        B.wrapExpr(E, "::sonde::passValue(" + R.Var + ", ", ")", Pr.Index);
+        continue;
+      }
+      Code Open("::sonde::passValueIf(");
+      Open += G;
+      Open += ", " + R.Var + ", ";
+      B.wrapExpr(E, Open, ")", Pr.Index);
     }
   }
 };
