@@ -49,3 +49,16 @@ config.substitutions.insert(0, (
     "%spec && %sonde-rewrite --spec %t.yaml %s -- -std=c++17 > %t.cpp 2> %t.err && "
     "%check-insertions %s %t.cpp && %syntax-clang %t.cpp && "
     "%syntax-gcc %t.cpp"))
+
+# The plugin front door (test/lit/plugin/ and exec cases run through both
+# front doors): `%sonde-plugin` is the -fplugin flag, `%build-plugin` a
+# compile like %build-clang that instruments in process. Feature
+# `sonde-plugin` when the plugin is built.
+plugin = getattr(config, "sonde_plugin", "")
+if plugin and os.path.exists(plugin):
+    config.available_features.add("sonde-plugin")
+    config.substitutions.insert(0, ("%build-plugin",
+        "%s %s -O1 -g0 -fplugin=%s" % (config.clangxx, cxxflags.replace(
+            "-include sonde/sonde.h ", ""), plugin)))
+    config.substitutions.insert(0, ("%sonde-plugin", "-fplugin=" + plugin))
+    config.substitutions.append(("%plugin-path", plugin))
