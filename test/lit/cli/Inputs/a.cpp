@@ -1,0 +1,1 @@
+int step(int x) { return x + 1; }

@@ -1,0 +1,1 @@
+int step2(int x) { return step2(x - 1); }
