@@ -13,8 +13,9 @@
 
 int f() { return 1; }
 
-// CHECK: {{.*}}out.o: {{.*}}depfile.cpp
-// CHECK-SAME: {{.*}}sonde{{/|\\}}sonde.h
+// CHECK: {{.*}}out.o:
+// CHECK-NEXT: {{.*}}depfile.cpp
+// CHECK: {{.*}}sonde/sonde.h
 // FILES: out.d
 // FILES-NEXT: out.o
 // FILES-NOT: .d

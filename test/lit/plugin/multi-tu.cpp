@@ -17,5 +17,5 @@
 int helper(int);
 int main() { return helper(1) == 2 ? 0 : 1; }
 
-// CHECK: region pipeline.train/train level=0 line=[[@LINE-2]] func=main
+// CHECK: region pipeline/train level=0 line=[[@LINE-2]] func=main
 // CHECK-NEXT: region compute/helper level=1 line=2 func=helper

@@ -19,9 +19,13 @@
 // SPEC:   - at: "sum > total"
 
 int sum(const std::vector<int> &V) {
+  // CHECK: region compute/sum level=0 line=[[@LINE-1]] func=sum
   int total = 0;
+  // CHECK-NEXT: watch user/total value=0 line=[[@LINE-1]]
   for (int X : V)
     total += X;
+  // CHECK-NEXT: watch user/total value=1 line=[[@LINE-1]]
+  // CHECK-NEXT: watch user/total value=3 line=[[@LINE-2]]
   return total;
 }
 
@@ -29,8 +33,3 @@ int main() {
   std::printf("%d\n", sum({1, 2}));
   return 0;
 }
-
-// CHECK: region compute/sum level=0 line=22 func=sum
-// CHECK-NEXT: watch user/total value=0 line=23
-// CHECK-NEXT: watch user/total value=1 line=25
-// CHECK-NEXT: watch user/total value=3 line=25

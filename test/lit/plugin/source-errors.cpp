@@ -11,7 +11,7 @@
 // SPEC:   - at: "broken > x"
 
 int broken(int x) { x = 2; return x + undeclared; }
-// CHECK: source-errors.cpp:[[@LINE-1]]:38: error: use of undeclared identifier 'undeclared'
-// CHECK-NEXT: {{^}}   [[@LINE-2]] | int broken(int x) { x = 2; return x + undeclared; }{{$}}
+// CHECK: source-errors.cpp:[[@LINE-1]]:39: error: use of undeclared identifier 'undeclared'
+// CHECK-NEXT: {{^ *}}[[@LINE-2]] | int broken(int x) { x = 2; return x + undeclared; }{{$}}
 // CHECK-NOT: sonde
 // CHECK: 1 error generated.

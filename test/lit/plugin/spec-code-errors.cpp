@@ -19,6 +19,8 @@ float train(int n) {
   return loss;
 }
 
-// CHECK-DAG: {{.*}}.yaml:10:17: error: use of undeclared identifier 'learning_rate' (in {{.*}}spec-code-errors.cpp:17)
-// CHECK-DAG: {{.*}}.yaml:13:12: error: use of undeclared identifier 'stpe' (in {{.*}}spec-code-errors.cpp:16)
+// The spec's lines are those of %t.yaml (the SPEC lines above).
+// CHECK-DAG: {{.*}}.yaml:4:17: error: use of undeclared identifier 'learning_rate' (in {{.*}}spec-code-errors.cpp:18)
+// CHECK-DAG: {{.*}}.yaml:7:12: error: use of undeclared identifier 'stpe' (in {{.*}}spec-code-errors.cpp:16)
+// CHECK-DAG: {{.*}}.yaml:7:12: error: use of undeclared identifier 'stpe' (in {{.*}}spec-code-errors.cpp:18)
 // CHECK-NOT: spec-code-errors.cpp:{{[0-9]+}}:{{[0-9]+}}: error
