@@ -4,8 +4,7 @@
 // g++; stdout unchanged; records checked exactly.
 //
 // RUN: %spec
-// RUN: %sonde-rewrite --spec %t.yaml %s -- -std=c++17 > %t.cpp
-// RUN: %check-insertions %s %t.cpp
+// RUN: %sonde-rewrite --spec %t.yaml %s -- -std=c++17 > %t.cpp && %check-insertions %s %t.cpp
 // RUN: %cxx -std=c++17 -O1 %s -o %t.plain && %t.plain > %t.plain.out
 // RUN: %build-clang %t.cpp -o %t.clang %sonde-link
 // RUN: rm -rf %t.clang.dir && env SONDE_OUTPUT=%t.clang.dir %t.clang > %t.clang.out
