@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""The installed CMake package, used from a separate project (project/):
+
+  1. `cmake --install BUILD --prefix WORK/prefix`;
+  2. project/ is configured against that prefix and built in plugin mode
+     (clang 19, with and without a precompiled header) and in rewrite mode
+     (clang 19, and g++ with a precompiled header); every build's program
+     records the expected events, and all record the same (JSONL without
+     pid, tid, ts, dur);
+  3. plugin mode with g++ fails at configure time, saying why;
+  4. editing the spec rebuilds: the new probe's records appear, in both
+     modes, without reconfiguring by hand.
+
+  install_test.py --build BUILD --work WORK [--clang C] [--gxx G]
+"""
+import argparse
+import collections
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+VOLATILE = ("pid", "tid", "ts", "dur", "ppid")
+
+
+def run(cmd, **kw):
+    r = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    if r.returncode != 0:
+        sys.exit("FAIL: %s (exit %d)\n%s%s" % (" ".join(cmd), r.returncode,
+                                               r.stdout, r.stderr))
+    return r
+
+
+def records(prefix, exe, trace):
+    shutil.rmtree(trace, ignore_errors=True)
+    os.makedirs(trace)
+    run([exe], env=dict(os.environ, SONDE_OUTPUT=trace))
+    out = run([os.path.join(prefix, "bin", "sonde"), "export", trace,
+               "--format", "jsonl"]).stdout
+    recs = []
+    for line in out.splitlines():
+        r = json.loads(line)
+        for k in VOLATILE:
+            r.pop(k, None)
+        recs.append(r)
+    return recs
+
+
+def counts(recs):
+    return collections.Counter(
+        (r["kind"], r.get("cat", ""), r.get("name", "")) for r in recs
+        if r["kind"] != "process")
+
+
+EXPECTED = {
+    ("region", "pipeline", "epoch.block"): 2,
+    ("region", "compute", "forward"): 8,
+    ("region", "compute", "step"): 8,
+    ("watch", "user", "loss"): 10,
+}
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--build", required=True)
+    p.add_argument("--work", required=True)
+    p.add_argument("--clang", default=shutil.which("clang++-19") or "clang++-19")
+    p.add_argument("--gxx", default=shutil.which("g++") or "g++")
+    a = p.parse_args()
+    shutil.rmtree(a.work, ignore_errors=True)
+    prefix = os.path.join(a.work, "prefix")
+    run(["cmake", "--install", a.build, "--prefix", prefix])
+    src = os.path.join(a.work, "src")
+    shutil.copytree(os.path.join(HERE, "project"), src)
+
+    def configure(name, mode, cxx, pch, check=True):
+        b = os.path.join(a.work, name)
+        cmd = ["cmake", "-S", src, "-B", b, "-G", "Ninja",
+               "-DCMAKE_PREFIX_PATH=" + prefix, "-DCMAKE_CXX_COMPILER=" + cxx,
+               "-DSONDE_MODE=" + mode, "-DUSE_PCH=" + ("ON" if pch else "OFF")]
+        if not check:
+            return subprocess.run(cmd, capture_output=True, text=True)
+        run(cmd)
+        return b
+
+    builds = {}
+    for name, mode, cxx, pch in (("plugin-clang-pch", "plugin", a.clang, True),
+                                 ("plugin-clang", "plugin", a.clang, False),
+                                 ("rewrite-clang", "rewrite", a.clang, False),
+                                 ("rewrite-gxx-pch", "rewrite", a.gxx, True)):
+        b = configure(name, mode, cxx, pch)
+        run(["cmake", "--build", b, "-j", "2"])
+        recs = records(prefix, os.path.join(b, "trainer"),
+                       os.path.join(b, "trace"))
+        got = counts(recs)
+        if got != collections.Counter(EXPECTED):
+            sys.exit("FAIL: %s records %s, expected %s" % (name, dict(got),
+                                                           EXPECTED))
+        builds[name] = (b, recs)
+        print("ok: %s records %d events" % (name, sum(got.values())))
+
+    ref_name, (_, ref) = next(iter(builds.items()))
+    for name, (_, recs) in builds.items():
+        if recs != ref:
+            for x, y in zip(ref, recs):
+                if x != y:
+                    sys.exit("FAIL: %s and %s differ:\n  %s\n  %s" %
+                             (ref_name, name, x, y))
+            sys.exit("FAIL: %s and %s differ in length" % (ref_name, name))
+    print("ok: the four builds record the same events")
+
+    r = configure("plugin-gxx", "plugin", a.gxx, False, check=False)
+    if r.returncode == 0 or "loads only into clang" not in " ".join(r.stderr.split()):
+        sys.exit("FAIL: plugin mode with g++ configured:\n" + r.stderr)
+    print("ok: plugin mode with g++ is a configure error")
+
+    # Editing the spec: the next build picks up a new watch.
+    with open(os.path.join(src, "probes.yaml"), "a") as f:
+        f.write('  - at: "trainEpoch > Err"\n')
+    for name in ("plugin-clang-pch", "rewrite-gxx-pch"):
+        b = builds[name][0]
+        run(["cmake", "--build", b, "-j", "2"])
+        got = counts(records(prefix, os.path.join(b, "trainer"),
+                            os.path.join(b, "trace")))
+        if got[("watch", "user", "Err")] != 8:
+            sys.exit("FAIL: %s after the spec edit records %s" % (name, dict(got)))
+        print("ok: %s rebuilt for the edited spec" % name)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
