@@ -418,7 +418,8 @@ private:
     char C = peek();
     bool ItemStart =
         C == '!' || C == '$' || C == '#' ||
-        (C == '*' && !isIdentChar(peek(1)) && !(peek(1) == ':' && peek(2) == ':') && peek(1) != '(');
+        (FileGlob.empty() && C == '*' && !isIdentChar(peek(1)) &&
+         !(peek(1) == ':' && peek(2) == ':') && peek(1) != '(');
     if (ItemStart) {
       if (!FileGlob.empty())
         return error(F.Offset, Pos - F.Offset,
@@ -544,6 +545,13 @@ Expected<Query> normalize(const Selector &S) {
   // identifier following another frame (`train_epoch > loss`).
   bool LastIsItem = !Last.Func || (N > 1 && Last.BareName);
   size_t HostIdx = LastIsItem ? N - 2 : N - 1;
+  if (N == 1 && !Last.Func && Last.Items.front().Kind == TargetKind::Star &&
+      Last.Items.front().Type.empty() && Last.Items.front().As.empty()) {
+    // `*` alone: every function.
+    Q.Host = FuncGlob{"*", "", Last.Offset, 1};
+    Q.Focus = FocusKind::Function;
+    return Q;
+  }
   if (LastIsItem && N == 1) {
     if (Last.Items.front().Kind == TargetKind::Call) {
       const Item &I = Last.Items.front();
