@@ -25,8 +25,8 @@ int keep() { return 2; }
 } // namespace detail
 int visible() { return detail::hidden() + detail::keep(); }
 
-// SITES-DAG: region compute keep {{.*}}scope-and-files.cpp:23 detail::keep
-// SITES-DAG: region compute visible {{.*}}:25 visible
-// SITES-DAG: region user.glob glob {{.*}}:25 visible
+// SITES-DAG: region compute keep {{.*}}scope-and-files.cpp:24 detail::keep
+// SITES-DAG: region compute visible {{.*}}:26 visible
+// SITES-DAG: region user.glob glob {{.*}}:26 visible
 // SITES-NOT: hidden
 // WARN: warning: selector '/elsewhere.cpp/visible' matches nothing
