@@ -207,6 +207,15 @@ Outcome instrumentMainFile(CompilerInstance &CI, StringRef InFile,
                           ? false
                           : CI.getFrontendOpts().Inputs[0].isPreprocessed();
 
+  if (Preprocessed && !StringRef(Out.Original).contains("sonde/sonde.h\"")) {
+    Diags.Report(Diags.getCustomDiagID(
+        DiagnosticsEngine::Error,
+        "sonde: this preprocessed input (-save-temps, or a .ii file) does not "
+        "contain the runtime header; add '-include %0' to the compile flags"))
+        << Header;
+    return Out;
+  }
+
   std::optional<rewriter::Plan> P;
   std::string Error;
   {
@@ -241,10 +250,15 @@ Outcome instrumentMainFile(CompilerInstance &CI, StringRef InFile,
     Main = SM.createFileID(*MainFile, SourceLocation(), Kind);
     SM.setMainFileID(Main);
 
-    Preprocessor &PP = CI.getPreprocessor();
-    PP.setPredefines(PP.getPredefines() + "#include \"" + Header.str() +
-                     "\"\n");
-    CI.getPreprocessorOpts().Includes.push_back(Header.str());
+    // A preprocessed input (-save-temps compiles the .ii the driver wrote)
+    // has its headers inlined without include guards and no search path:
+    // the runtime header can only come from the preprocessing step.
+    if (!Preprocessed) {
+      Preprocessor &PP = CI.getPreprocessor();
+      PP.setPredefines(PP.getPredefines() + "#include \"" + Header.str() +
+                       "\"\n");
+      CI.getPreprocessorOpts().Includes.push_back(Header.str());
+    }
     installSpecCodeDiagnostics(CI, S, *P, Main);
   }
 
