@@ -553,13 +553,13 @@ Expected<Query> normalize(const Selector &S) {
     return Q;
   }
   if (LastIsItem && N == 1) {
-    if (Last.Items.front().Kind == TargetKind::Call) {
-      const Item &I = Last.Items.front();
-      return normError(I.Offset, I.Length,
-                       "a call site needs the function it is in; write "
-                       "'F > " +
-                           I.spelling() + "' (or '* > " + I.spelling() +
-                           "' for calls anywhere)");
+    if (Last.Items.front().Kind == TargetKind::Call &&
+        Last.Items.front().Range == RangeMark::None) {
+      // `F()` alone: its calls in every function.
+      Q.Host = FuncGlob{"*", "", Last.Offset, 0};
+      Q.Focus = FocusKind::Item;
+      Q.FocusItem = Last.Items.front();
+      return Q;
     }
     return normError(Last.Offset, Last.Length,
                      "an item needs the function it is in; write 'F > " +

@@ -104,6 +104,13 @@ class PlanConsumer : public ASTConsumer {
 public:
   PlanConsumer(CompilerInstance &CI, const Spec &S, Result &R)
       : CI(CI), S(S), R(R) {}
+  /// Bodies outside the main file are never instrumented: skipping them
+  /// saves most of a parse of heavy headers (Sema still parses those it
+  /// needs: constexpr functions, deduced return types).
+  bool shouldSkipFunctionBody(Decl *D) override {
+    return !CI.getSourceManager().isInMainFile(
+        CI.getSourceManager().getExpansionLoc(D->getLocation()));
+  }
   void HandleTranslationUnit(ASTContext &Ctx) override {
     DiagnosticsEngine &D = CI.getDiagnostics();
     if (D.hasErrorOccurred()) {
@@ -139,8 +146,12 @@ public:
   PlanAction(const Spec &S, Result &R) : S(S), R(R) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  StringRef) override {
+    CI.getFrontendOpts().SkipFunctionBodies = true;
     return std::make_unique<PlanConsumer>(CI, S, R);
   }
+  /// The plan needs template patterns, not the instantiations done at the
+  /// end of the TU.
+  TranslationUnitKind getTranslationUnitKind() override { return TU_Prefix; }
 
 private:
   const Spec &S;
@@ -157,6 +168,26 @@ public:
 private:
   const Spec &S;
   Result &R;
+};
+
+/// A syntax-only compile that skips function bodies outside the main file.
+class MainBodiesConsumer : public ASTConsumer {
+public:
+  explicit MainBodiesConsumer(const SourceManager &SM) : SM(SM) {}
+  bool shouldSkipFunctionBody(Decl *D) override {
+    return !SM.isInMainFile(SM.getExpansionLoc(D->getLocation()));
+  }
+
+private:
+  const SourceManager &SM;
+};
+
+class MainBodiesAction : public ASTFrontendAction {
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+                                                 StringRef) override {
+    CI.getFrontendOpts().SkipFunctionBodies = true;
+    return std::make_unique<MainBodiesConsumer>(CI.getSourceManager());
+  }
 };
 
 /// Collects errors of a syntax-only compile of the rewritten text.
@@ -219,7 +250,7 @@ void verifySpecCode(const CompilationDatabase &DB, const Spec &S, Result &R,
       ArgumentInsertPosition::END));
   ErrorCollector Errors;
   Tool.setDiagnosticConsumer(&Errors);
-  Tool.run(newFrontendActionFactory<SyntaxOnlyAction>().get());
+  Tool.run(newFrontendActionFactory<MainBodiesAction>().get());
   for (const ErrorCollector::Err &E : Errors.Errors) {
     if (!E.InMain)
       continue;

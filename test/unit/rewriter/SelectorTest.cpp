@@ -122,6 +122,10 @@ TEST(Selector, CallSites) {
   EXPECT_EQ(Q.FocusItem.Kind, TargetKind::Call);
   EXPECT_EQ(Q.FocusItem.Callee.Glob, "*::backward");
   EXPECT_EQ(parseOk("f > g() as G").FocusItem.As, "G");
+  // Alone, a call-site item means its calls in every function.
+  Query Any = parseOk("*::to()");
+  EXPECT_EQ(Any.Host.Glob, "*");
+  EXPECT_EQ(Any.FocusItem.Callee.Glob, "*::to");
 }
 
 TEST(Selector, FileGlobAndOperators) {
