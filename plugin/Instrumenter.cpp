@@ -184,6 +184,54 @@ unsigned shifted(const rewriter::Plan &P, unsigned Orig) {
   return Orig + Shift;
 }
 
+bool isIdentifierChar(char C) {
+  return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') ||
+         (C >= '0' && C <= '9') || C == '_' || C == '$';
+}
+
+/// Whether `Word` occurs in `Text` as a whole identifier.
+bool mentions(StringRef Text, StringRef Word) {
+  for (size_t Pos = Text.find(Word); Pos != StringRef::npos;
+       Pos = Text.find(Word, Pos + 1)) {
+    size_t End = Pos + Word.size();
+    if ((Pos == 0 || !isIdentifierChar(Text[Pos - 1])) &&
+        (End >= Text.size() || !isIdentifierChar(Text[End])))
+      return true;
+  }
+  return false;
+}
+
+/// Whether a function that `G` matches may be defined in `Text`: its last
+/// name component (`forward` of `*::forward`) must occur in it, unless that
+/// component is itself a glob.
+bool mayDefine(const rewriter::FuncGlob &G, StringRef Text, StringRef File) {
+  if (!G.matchesFile(File))
+    return false;
+  StringRef Last = StringRef(G.Glob).rsplit("::").second;
+  if (Last.empty())
+    Last = G.Glob;
+  Last.consume_front("~");
+  if (Last.starts_with("operator"))
+    Last = "operator";
+  if (Last.empty() || Last.find_first_of("*?[") != StringRef::npos)
+    return true;
+  return mentions(Text, Last);
+}
+
+/// A conservative pre-check, so that translation units without any probe
+/// (most of a large project) skip the nested parse: no function a selector
+/// names, as host or as context, can be defined in `Text`.
+bool mayInstrument(const rewriter::Spec &S, StringRef Text, StringRef File) {
+  for (const rewriter::Probe &P : S.Probes) {
+    if (mayDefine(P.Q.Host, Text, File))
+      return true;
+    for (const rewriter::FuncGlob &C : P.Q.Context)
+      if (mayDefine(C, Text, File))
+        return true;
+  }
+  return false;
+}
+
 } // namespace
 
 bool inNestedParse() { return InNested; }
@@ -207,6 +255,11 @@ Outcome instrumentMainFile(CompilerInstance &CI, StringRef InFile,
                           ? false
                           : CI.getFrontendOpts().Inputs[0].isPreprocessed();
 
+  if (!mayInstrument(S, Out.Original, InFile)) {
+    Out.P = rewriter::Plan();
+    Out.P->File = InFile.str();
+    return Out;
+  }
   if (Preprocessed && !StringRef(Out.Original).contains("sonde/sonde.h\"")) {
     Diags.Report(Diags.getCustomDiagID(
         DiagnosticsEngine::Error,
