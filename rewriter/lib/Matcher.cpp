@@ -498,6 +498,24 @@ private:
     SiteRef Block = B.addSite(Pr, F, "loop", Base + ".block", "block",
                               L->getBeginLoc(), I.spelling(), "", A.Names);
     Code G = B.guard(Pr, F, Block);
+    if (R && Pr.Mode == ModeKind::Region && iterable(R) &&
+        B.editable(R->getRangeInit())) {
+      // The body carries args or a guard: the fetch is recorded on its own,
+      // in context frames only (the loop's own names are not in scope in
+      // the range).
+      SiteRef Fetch = B.addSite(Pr, F, "loop", Base + ".iter", "iter",
+                                L->getBeginLoc(), I.spelling());
+      Code On;
+      for (const FuncGlob &C : Pr.Q.Context) {
+        if (!On.empty())
+          On += " && ";
+        On += "::sonde::inFrame(" + B.frameVar(C) + ")";
+      }
+      Code Open("::sonde::iterateFetch(");
+      Open += On.empty() ? Code("true") : On;
+      Open += ", " + Fetch.Var + ", ";
+      B.wrapExpr(R->getRangeInit(), Open, ")");
+    }
     std::string LoopVar = "sonde_loop_" + Block.Tag;
     if (!B.wrapStatement(L,
                          "::sonde::Loop " + LoopVar + "(" + Block.Var + ");")) {
