@@ -182,6 +182,7 @@ void ensureInit() noexcept {
   }
   readConfig();
   loadEnableRules();
+  prepareWriter();
   installSignalHandlers();
   pthread_atfork(beforeFork, afterForkParent, afterForkChild);
   at_quick_exit(onQuickExit);

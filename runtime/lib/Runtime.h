@@ -77,6 +77,8 @@ void resetThreadsInChild() noexcept;
 
 // --- The writer (Writer.cpp) ----------------------------------------------
 
+/// Builds the writer's state (called once, by ensureInit).
+void prepareWriter() noexcept;
 /// Starts the writer thread if it is not running.
 void ensureWriter() noexcept;
 /// Wakes the writer (a producer is waiting for room).

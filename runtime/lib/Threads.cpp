@@ -87,11 +87,13 @@ ThreadRecord *threadList() noexcept {
   return Head.load(std::memory_order_acquire);
 }
 
+// A zero-capacity ring for when memory runs out: every reserve drops.
+// Namespace-scope and constant-initialized: no guard a fork could strand.
+OpenRegion SinkStack[MaxDepth];
+uint16_t SinkFrames[MaxFrameSites];
+ThreadState Sink;
+
 ThreadState *attachThread() noexcept {
-  // A zero-capacity ring for when memory runs out: every reserve drops.
-  static OpenRegion SinkStack[MaxDepth];
-  static uint16_t SinkFrames[MaxFrameSites];
-  static ThreadState Sink;
   Sink.Stack = SinkStack;
   Sink.Frames = SinkFrames;
   ensureInit();

@@ -42,6 +42,8 @@ constexpr size_t OutCapacity = 2u << 20;
 constexpr size_t OutReserve = 128u << 10;
 constexpr size_t MaxBlockPayload = 256u << 10;
 constexpr uint32_t KeySlots = 4096;
+/// How far the background writer stays behind a busy producer.
+constexpr uint64_t DrainLag = 64u << 10;
 
 struct KeySlot {
   uintptr_t Ptr;
@@ -545,6 +547,10 @@ uint64_t drainRing(WriterState &W, ThreadRecord &R, uint64_t Lag) {
     RecHeader H;
     std::memcpy(&H, Rec, sizeof H);
     if (H.Type == RecType::Pad) {
+      if (H.Site < 8 || H.Site > Pub - Pos) { // corrupt: skip the rest
+        Pos = Pub;
+        break;
+      }
       Pos += H.Site;
       continue;
     }
@@ -629,8 +635,12 @@ uint64_t drainRing(WriterState &W, ThreadRecord &R, uint64_t Lag) {
   return Pos - Start;
 }
 
+/// The most bytes any ring still held after the last pass.
+uint64_t Backlog = 0;
+
 /// One pass over every ring. EXPECTS: the drain lock is held.
 uint64_t pass(WriterState &W, uint64_t Lag = 0) {
+  Backlog = 0;
   // The preamble goes first: open before anything is encoded into Out.
   if (W.OutLen == 0)
     openFile(W);
@@ -640,6 +650,9 @@ uint64_t pass(WriterState &W, uint64_t Lag = 0) {
     if (Life == ThreadRecord::Free)
       continue;
     Moved += drainRing(W, *R, Life == ThreadRecord::Active ? Lag : 0);
+    uint64_t Left = R->State.Published.load(std::memory_order_relaxed) -
+                    R->State.Consumed.load(std::memory_order_relaxed);
+    Backlog = Left > Backlog ? Left : Backlog;
     if (Life == ThreadRecord::Retired &&
         R->State.Consumed.load(std::memory_order_relaxed) ==
             R->State.Published.load(std::memory_order_acquire)) {
@@ -665,8 +678,10 @@ void *writerMain(void *) {
   uint64_t LastWrite = clockNs(CLOCK_MONOTONIC);
   for (;;) {
     uint64_t Moved = 0;
+    uint64_t Left = 0;
     if (acquireDrain(true)) {
-      Moved = pass(W, /*Lag=*/4096);
+      Moved = pass(W, DrainLag);
+      Left = Backlog;
       uint64_t Now = clockNs(CLOCK_MONOTONIC);
       // A second anchor soon after the first gives short runs a clock
       // rate; later ones keep a torn file convertible.
@@ -686,9 +701,12 @@ void *writerMain(void *) {
       break;
     if (WakeRequested.exchange(false))
       continue;
-    // Busy rings get drained again at once; idle ones less and less often.
+    // Drain in large batches and let the producers run ahead: touching the
+    // lines they are writing costs them a cache-line transfer per line.
+    // Only a ring filling up gets drained again at once; idle rings get
+    // visited less and less often.
     IdlePasses = Moved ? 0 : IdlePasses + 1;
-    if (Moved > (config().RingBytes >> 3))
+    if (Left > (config().RingBytes >> 2))
       continue;
     auto Wait = std::chrono::microseconds(
         Moved ? 200 : (IdlePasses < 8 ? 1000 : 10000));
@@ -700,6 +718,14 @@ void *writerMain(void *) {
 }
 
 } // namespace
+
+void prepareWriter() noexcept {
+  // Construct the writer's statics now, in ensureInit: a fork() while
+  // another thread runs a function-local static's initializer would leave
+  // the child waiting on that guard for ever.
+  state();
+  control();
+}
 
 void ensureWriter() noexcept {
   if (WriterRunning.load(std::memory_order_acquire) || shutDown())

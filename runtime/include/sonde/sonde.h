@@ -119,6 +119,10 @@ struct Site {
 //===----------------------------------------------------------------------===//
 
 namespace rt {
+/// The ring layout and the slow-path entry points are versioned: code
+/// compiled against another sonde.h fails to link instead of misreading
+/// the rings. Bump when ThreadState or the record layout changes.
+inline namespace abi2 {
 
 /// Record types in the ring. The writer turns them into the compact file
 /// encoding described in docs/trace-format.md.
@@ -228,6 +232,12 @@ SONDE_ALWAYS_INLINE char *reserve(ThreadState *T, uint32_t Bytes) noexcept {
   if (SONDE_LIKELY(Pos + Bytes <= T->Limit)) {
     char *P = T->Data + (Pos & T->Mask);
     SONDE_ASSUME(P != nullptr); // only the slow path returns null
+#if defined(__GNUC__) && !defined(SONDE_NO_PREFETCH)
+    // The writer thread last held the lines ahead of us (it read them on
+    // the previous lap): ask for them now, so the ownership transfer
+    // overlaps with the next records instead of stalling a store later.
+    __builtin_prefetch(T->Data + ((Pos + 1024) & T->Mask), 1, 3);
+#endif
     return P;
   }
   return reserveSlow(T, Bytes);
@@ -251,6 +261,7 @@ SONDE_ALWAYS_INLINE void put64(char *P, uint64_t V) noexcept {
 }
 
 } // namespace detail
+} // namespace abi2
 } // namespace rt
 
 //===----------------------------------------------------------------------===//
@@ -1060,11 +1071,83 @@ template <class T> SONDE_ALWAYS_INLINE T passValue(const Site &S, T V) {
   return V;
 }
 
+/// `#value` with a run-time guard (`when`, `every`, a context frame).
+template <class T>
+SONDE_ALWAYS_INLINE T passValueIf(bool On, const Site &S, T V) {
+  if (On)
+    watchAny(S, V);
+  return V;
+}
+
 /// `#value` on a function returning a reference: the same object comes out.
 template <class T>
 SONDE_ALWAYS_INLINE T &&passRef(const Site &S, T &&V) noexcept {
   watchAny(S, V);
   return static_cast<T &&>(V);
+}
+
+/// A range-for whose body is recorded separately (a CondIteration with
+/// args or a guard): records only `<name>.iter`, the fetch, per iteration.
+template <class R> class FetchRange {
+  using Inner = decltype(std::begin(std::declval<R &>()));
+  using InnerEnd = decltype(std::end(std::declval<R &>()));
+
+public:
+  FetchRange(bool On, const Site &Fetch, R &&Range) noexcept
+      : Range(std::forward<R>(Range)), Fetch(Fetch), On(On) {}
+  FetchRange(const FetchRange &) = delete;
+  FetchRange &operator=(const FetchRange &) = delete;
+
+  class iterator {
+  public:
+    iterator(Inner It, FetchRange *Owner) : It(std::move(It)), Owner(Owner) {}
+    decltype(auto) operator*() {
+      decltype(auto) V = *It;
+      Owner->fetched();
+      return V;
+    }
+    iterator &operator++() {
+      Owner->Start = now();
+      ++It;
+      return *this;
+    }
+    template <class E> bool operator!=(const E &End) const {
+      return It != End;
+    }
+
+  private:
+    Inner It;
+    FetchRange *Owner;
+  };
+
+  iterator begin() {
+    Start = now();
+    return iterator(std::begin(Range), this);
+  }
+  InnerEnd end() { return std::end(Range); }
+
+private:
+  void fetched() noexcept {
+    uint64_t Tsc = now();
+    if (On)
+      if (uint32_t Id = rt::detail::activeId(Fetch)) {
+        rt::ThreadState *T = rt::detail::thread();
+        rt::detail::open(T, Id, Start);
+        rt::detail::close(T, Tsc, Index);
+      }
+    ++Index;
+  }
+
+  R Range;
+  const Site &Fetch;
+  bool On;
+  uint64_t Start = 0;
+  uint64_t Index = 0;
+};
+
+template <class R>
+FetchRange<R> iterateFetch(bool On, const Site &Fetch, R &&Range) noexcept {
+  return FetchRange<R>(On, Fetch, std::forward<R>(Range));
 }
 
 /// A call site nested in a larger expression: a region around exactly the
