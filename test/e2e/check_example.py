@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""End-to-end: an example training program, instrumented from its probe spec.
+
+For each compiler, rewrites the example with sonde-rewrite, compiles the
+instrumented copy and the original with the same flags, runs both, and
+checks: stdout identical; the record counts of the expectations file
+exactly; every category present; epoch and step args on nested records;
+forward = backward = step in training; the loss lower in the last epoch
+than in the first.
+
+  check_example.py --rewrite R --sonde S --include I --libdir L
+                   --source F --spec Y --expect E [--compiler CXX]...
+"""
+import argparse
+import collections
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ap = argparse.ArgumentParser()
+for a in ("rewrite", "sonde", "include", "libdir", "source", "spec", "expect"):
+    ap.add_argument("--" + a, required=True)
+ap.add_argument("--compiler", action="append", default=[])
+ap.add_argument("--flags", default="-std=c++17 -O2")
+opt = ap.parse_args()
+expect = json.load(open(opt.expect))
+failures, checks = [], 0
+
+
+def check(cond, what):
+    global checks
+    checks += 1
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what, flush=True)
+
+
+def sh(cmd, **kw):
+    p = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    if p.returncode != 0:
+        print("$", " ".join(cmd), "\n", p.stdout[-3000:], p.stderr[-3000:], flush=True)
+        raise SystemExit(f"command failed ({p.returncode}): {cmd[0]}")
+    return p
+
+
+tmp = tempfile.mkdtemp(prefix="sonde-e2e-")
+flags = opt.flags.split()
+sh([opt.rewrite, "--spec", opt.spec, "-o", f"{tmp}/src", opt.source, "--", *flags])
+instrumented = next(os.path.join(d, f) for d, _, fs in os.walk(f"{tmp}/src") for f in fs
+                    if f == os.path.basename(opt.source))
+orig_lines = open(opt.source).read().split("\n")
+new_lines = open(instrumented).read().split("\n")
+check(len(orig_lines) == len(new_lines), "the instrumented copy keeps every line number")
+
+args = [a.replace("{tmp}", tmp) for a in expect.get("program_args", [])]
+for cxx in opt.compiler:
+    name = os.path.basename(cxx)
+    if not shutil.which(cxx):
+        print(f"skip {cxx}: not installed")
+        continue
+    plain_bin, inst_bin = f"{tmp}/{name}-plain", f"{tmp}/{name}-sonde"
+    sh([cxx, *flags, opt.source, "-o", plain_bin])
+    sh([cxx, *flags, "-include", "sonde/sonde.h", f"-I{opt.include}", instrumented, "-o", inst_bin,
+        f"-L{opt.libdir}", "-lsonde", f"-Wl,-rpath,{opt.libdir}", "-pthread"])
+    traces = f"{tmp}/{name}-traces"
+    os.makedirs(traces)
+    base = sh([plain_bin, *args], cwd=tmp).stdout
+    env = dict(os.environ, SONDE_OUTPUT=traces)
+    out = sh([inst_bin, *args], cwd=tmp, env=env).stdout
+    check(out == base, f"{name}: stdout is identical with and without instrumentation")
+
+    recs = [json.loads(l) for l in sh([opt.sonde, "export", traces, "--format", "jsonl"]).stdout.splitlines()]
+    end = recs[-1]
+    check(end["kind"] == "process" and end["how"] == "exit" and end["dropped"] == 0,
+          f"{name}: the process ended normally, nothing dropped")
+    regions = collections.Counter(f"{r['cat']}/{r['name']}" for r in recs if r["kind"] == "region")
+    for key, n in expect["regions"].items():
+        check(regions[key] == n, f"{name}: {key}: {regions[key]} regions, expected {n}")
+    extra = set(regions) - set(expect["regions"])
+    check(not extra, f"{name}: no unexpected regions ({sorted(extra)})")
+    watches = collections.Counter(r["name"] for r in recs if r["kind"] == "watch")
+    for key, n in expect["watches"].items():
+        check(watches[key] == n, f"{name}: {key}: {watches[key]} watches, expected {n}")
+    cats = {r["cat"] for r in recs if r["kind"] in ("region", "watch", "instant")}
+    for c in expect["categories"]:
+        check(c in cats, f"{name}: category {c} present")
+
+    # Context: the training records carry the epoch and the step.
+    tr = expect["training"]
+    per_epoch = expect["steps_per_epoch"]
+    counts = {}
+    for role, key in tr.items():
+        rs = [r for r in recs if r["kind"] == "region" and f"{r['cat']}/{r['name']}" == key
+              and "step" in r.get("args", {})]
+        counts[role] = len(rs)
+        check(all("epoch" in r["args"] for r in rs), f"{name}: {key} records carry the epoch")
+        steps = [(r["args"]["epoch"], r["args"]["step"]) for r in rs]
+        epochs = expect["regions"]["pipeline/epoch.block"]
+        first_epoch = expect.get("first_epoch", 0)
+        want = [(e, s) for e in range(first_epoch, first_epoch + epochs) for s in range(per_epoch)]
+        diff = next((i for i, (a, b) in enumerate(zip(steps, want)) if a != b), None)
+        check(steps == want, f"{name}: {key} has one record per (epoch, step), in order"
+              f" ({len(steps)} records; first difference at {diff}:"
+              f" {steps[diff] if diff is not None else '-'} instead of {want[diff] if diff is not None else '-'})")
+    check(len(set(counts.values())) == 1, f"{name}: forward = backward = step in training ({counts})")
+    loss = [r for r in recs if r["kind"] == "watch" and r["name"] == expect["loss"]]
+    check(all({"epoch", "step"} <= set(r.get("args", {})) for r in loss), f"{name}: loss watches carry epoch and step")
+    by_epoch = collections.defaultdict(list)
+    for r in loss:
+        by_epoch[r["args"]["epoch"]].append(r["value"])
+    first, last = min(by_epoch), max(by_epoch)
+    mean = lambda v: sum(v) / len(v)
+    check(mean(by_epoch[last]) < mean(by_epoch[first]),
+          f"{name}: loss falls ({mean(by_epoch[first]):.4f} -> {mean(by_epoch[last]):.4f})")
+
+shutil.rmtree(tmp, ignore_errors=True)
+print(f"{checks - len(failures)} passed, {len(failures)} failed")
+sys.exit(1 if failures else 0)
