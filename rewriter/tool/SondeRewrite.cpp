@@ -242,7 +242,8 @@ void verifySpecCode(const CompilationDatabase &DB, const Spec &S, Result &R,
     Start[I] = P.Insertions[I].Offset + Shift;
     Shift += P.Insertions[I].Text.size();
   }
-  ClangTool Tool(DB, {R.Path});
+  ClangTool Tool(DB, {R.Path}, std::make_shared<PCHContainerOperations>(),
+                 llvm::vfs::createPhysicalFileSystem());
   Tool.mapVirtualFile(R.Path, Rewritten);
   Tool.appendArgumentsAdjuster(commonAdjuster());
   Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(
@@ -356,7 +357,10 @@ int main(int argc, const char **argv) {
         return;
       Result &R = Results[I];
       R.Path = Sources[I];
-      ClangTool Tool(DB, {R.Path});
+      // A physical file system per tool: its working directory is its own,
+      // not the process's, so threads do not race on chdir.
+      ClangTool Tool(DB, {R.Path}, std::make_shared<PCHContainerOperations>(),
+                     llvm::vfs::createPhysicalFileSystem());
       Tool.appendArgumentsAdjuster(commonAdjuster());
       std::string Rendered;
       raw_string_ostream DiagOS(Rendered);
