@@ -98,9 +98,21 @@ macro(_sonde_instrument_plugin)
   endif()
   set(_flags "-fplugin=${SONDE_PLUGIN}" "-fplugin-arg-sonde-spec=${_spec}"
              "-fplugin-arg-sonde-spec-sha256=${_hash}")
-  set_property(SOURCE ${_sources} TARGET_DIRECTORY ${ARG_TARGET}
-               APPEND PROPERTY COMPILE_OPTIONS ${_flags})
-  if(NOT SONDE_PLUGIN MATCHES "\\$<")
+  if(ARG_SOURCES)
+    set_property(SOURCE ${_sources} TARGET_DIRECTORY ${ARG_TARGET}
+                 APPEND PROPERTY COMPILE_OPTIONS ${_flags})
+  else()
+    # Every C++ source of the target: flags on the target, not on the
+    # sources, whose properties another target of the directory (the same
+    # program built without probes) would share.
+    target_compile_options(${ARG_TARGET} PRIVATE
+                           "$<$<COMPILE_LANGUAGE:CXX>:${_flags}>")
+  endif()
+  # Inside the sonde project the plugin is a target: build it first.
+  # Installed, it is a file: a new one rebuilds the objects.
+  if(TARGET sonde_plugin)
+    add_dependencies(${ARG_TARGET} sonde_plugin)
+  else()
     set_property(SOURCE ${_sources} TARGET_DIRECTORY ${ARG_TARGET}
                  APPEND PROPERTY OBJECT_DEPENDS "${SONDE_PLUGIN}")
   endif()
