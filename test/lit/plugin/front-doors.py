@@ -54,6 +54,7 @@ def check(a, case, work):
     # Both front doors read one snapshot of the case.
     os.makedirs(work, exist_ok=True)
     text = open(case, encoding="utf-8").read()
+    origin = os.path.dirname(case)
     case = os.path.join(work, os.path.basename(case))
     open(case, "w", encoding="utf-8").write(text)
     spec = "".join(re.sub(r"^// SPEC: ?", "", l) + "\n"
@@ -63,7 +64,7 @@ def check(a, case, work):
     os.makedirs(work, exist_ok=True)
     yaml = os.path.join(work, "spec.yaml")
     open(yaml, "w").write(spec)
-    std = ["-std=c++17"]
+    std = ["-std=c++17", "-iquote", origin]  # the snapshot's "..." includes
     link = ["-L" + a.lib, "-lsonde", "-Wl,-rpath," + a.lib]
 
     # Front door 1: rewrite, then compile the copy.
