@@ -18,9 +18,16 @@ all: build
 deps:
 	@scripts/install-deps --torch
 
+# clang 19 builds the project: the plugin loads only into the clang it was
+# built for, and the examples are compiled through it. (g++ is covered by
+# rewrite mode: tests build rewritten sources with it.)
+CXX_FOR_SONDE ?= clang++-19
+CC_FOR_SONDE ?= clang-19
+
 $(BUILD)/build.ninja:
 	@scripts/install-deps --torch
 	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_CXX_COMPILER=$(CXX_FOR_SONDE) -DCMAKE_C_COMPILER=$(CC_FOR_SONDE) \
 	  $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache) $(CMAKE_FLAGS)
 
 configure: $(BUILD)/build.ninja

@@ -98,7 +98,7 @@ public:
     bool SawVersion = false;
     for (auto It = Root.begin(); It != Root.end(); ++It) {
       std::string Key = It->first.Scalar();
-      const YAML::Node &V = It->second;
+      const YAML::Node V = It->second; // a copy: It-> returns a temporary proxy
       if (!checkKey(It->first, TopKeys, "top-level key"))
         continue;
       if (Key == "version") {
@@ -200,7 +200,8 @@ private:
         continue;
       ScopeRule Rule;
       Rule.Include = It->first.Scalar() == "include";
-      const YAML::Node &Body = It->second;
+      const YAML::Node Body =
+          It->second; // a copy: It-> returns a temporary proxy
       if (Body.IsScalar()) {
         // `- exclude: "*/third_party/*"` names files.
         Rule.FileGlob = Body.Scalar();
@@ -293,7 +294,7 @@ private:
       if (!checkKey(It->first, ProbeKeys, "probe key"))
         continue;
       std::string Key = It->first.Scalar();
-      const YAML::Node &V = It->second;
+      const YAML::Node V = It->second; // a copy: It-> returns a temporary proxy
       if (Key == "at") {
         HasAt = scalar(V, Key, P.At);
         P.AtLoc = valueLoc(V);

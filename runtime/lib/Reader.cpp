@@ -413,12 +413,29 @@ void Decoder::finish() {
           std::llround(static_cast<double>(DurTicks) * Rate));
     }
   }
-  std::stable_sort(T.Events.begin(), T.Events.end(),
-                   [](const Event &A, const Event &B) {
-                     if (A.Ts != B.Ts)
-                       return A.Ts < B.Ts;
-                     return A.Level < B.Level;
-                   });
+  // Time order, nesting level breaking ties (a parent before its first
+  // child), file order after that. Sorting keys and then moving each event
+  // once is cheaper than sorting the events themselves.
+  struct Key {
+    int64_t Ts;
+    uint32_t Level;
+    uint32_t Index;
+  };
+  std::vector<Key> Keys(T.Events.size());
+  for (size_t I = 0; I < Keys.size(); ++I)
+    Keys[I] = {T.Events[I].Ts, T.Events[I].Level, static_cast<uint32_t>(I)};
+  std::sort(Keys.begin(), Keys.end(), [](const Key &A, const Key &B) {
+    if (A.Ts != B.Ts)
+      return A.Ts < B.Ts;
+    if (A.Level != B.Level)
+      return A.Level < B.Level;
+    return A.Index < B.Index;
+  });
+  std::vector<Event> Sorted;
+  Sorted.reserve(T.Events.size());
+  for (const Key &K : Keys)
+    Sorted.push_back(std::move(T.Events[K.Index]));
+  T.Events = std::move(Sorted);
   uint64_t Sum = 0;
   for (const auto &KV : Dropped)
     Sum += KV.second;

@@ -103,10 +103,11 @@ Totals collect(const std::vector<Trace> &Traces) {
   }
   for (RegionStats &R : T.Regions)
     std::sort(R.Durs.begin(), R.Durs.end());
-  std::stable_sort(T.Regions.begin(), T.Regions.end(),
-                   [](const RegionStats &A, const RegionStats &B) {
-                     return A.Total > B.Total;
-                   });
+  std::sort(T.Regions.begin(), T.Regions.end(),
+            [](const RegionStats &A, const RegionStats &B) {
+              return std::tie(B.Total, A.Category, A.Name) <
+                     std::tie(A.Total, B.Category, B.Name);
+            });
   return T;
 }
 

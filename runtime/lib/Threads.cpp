@@ -17,6 +17,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+extern "C" const char sonde_abi_v2 = 2;
+
 namespace sonde::rt::detail {
 
 __thread ThreadState *Current = nullptr;
@@ -93,7 +95,7 @@ OpenRegion SinkStack[MaxDepth];
 uint16_t SinkFrames[MaxFrameSites];
 ThreadState Sink;
 
-ThreadState *attachThread() noexcept {
+ThreadState *attachThread(const char &) noexcept {
   Sink.Stack = SinkStack;
   Sink.Frames = SinkFrames;
   ensureInit();

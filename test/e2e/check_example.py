@@ -21,10 +21,17 @@ import sys
 import tempfile
 
 ap = argparse.ArgumentParser()
-for a in ("rewrite", "sonde", "include", "libdir", "source", "spec", "expect"):
+for a in ("sonde", "expect"):
     ap.add_argument("--" + a, required=True)
+# Rewrite mode: the test rewrites and compiles, once per --compiler.
+for a in ("rewrite", "include", "libdir", "source", "spec"):
+    ap.add_argument("--" + a)
 ap.add_argument("--compiler", action="append", default=[])
 ap.add_argument("--flags", default="-std=c++17 -O2")
+# Prebuilt mode (the plugin front door): both binaries come from the build.
+ap.add_argument("--plain", help="the uninstrumented program")
+ap.add_argument("--instrumented", help="the same program built through the plugin")
+ap.add_argument("--data", default="", help="substituted for {data} in program_args")
 opt = ap.parse_args()
 expect = json.load(open(opt.expect))
 failures, checks = [], 0
@@ -48,23 +55,29 @@ def sh(cmd, **kw):
 
 tmp = tempfile.mkdtemp(prefix="sonde-e2e-")
 flags = opt.flags.split()
-sh([opt.rewrite, "--spec", opt.spec, "-o", f"{tmp}/src", opt.source, "--", *flags])
-instrumented = next(os.path.join(d, f) for d, _, fs in os.walk(f"{tmp}/src") for f in fs
-                    if f == os.path.basename(opt.source))
-orig_lines = open(opt.source).read().split("\n")
-new_lines = open(instrumented).read().split("\n")
-check(len(orig_lines) == len(new_lines), "the instrumented copy keeps every line number")
+builds = []  # (name, plain binary, instrumented binary)
+if opt.instrumented:
+    builds.append(("plugin", opt.plain, opt.instrumented))
+else:
+    sh([opt.rewrite, "--spec", opt.spec, "-o", f"{tmp}/src", opt.source, "--", *flags])
+    instrumented = next(os.path.join(d, f) for d, _, fs in os.walk(f"{tmp}/src") for f in fs
+                        if f == os.path.basename(opt.source))
+    orig_lines = open(opt.source).read().split("\n")
+    new_lines = open(instrumented).read().split("\n")
+    check(len(orig_lines) == len(new_lines), "the instrumented copy keeps every line number")
+    for cxx in opt.compiler:
+        name = os.path.basename(cxx)
+        if not shutil.which(cxx):
+            print(f"skip {cxx}: not installed")
+            continue
+        plain_bin, inst_bin = f"{tmp}/{name}-plain", f"{tmp}/{name}-sonde"
+        sh([cxx, *flags, opt.source, "-o", plain_bin])
+        sh([cxx, *flags, "-include", "sonde/sonde.h", f"-I{opt.include}", instrumented, "-o", inst_bin,
+            f"-L{opt.libdir}", "-lsonde", f"-Wl,-rpath,{opt.libdir}", "-pthread"])
+        builds.append((name, plain_bin, inst_bin))
 
-args = [a.replace("{tmp}", tmp) for a in expect.get("program_args", [])]
-for cxx in opt.compiler:
-    name = os.path.basename(cxx)
-    if not shutil.which(cxx):
-        print(f"skip {cxx}: not installed")
-        continue
-    plain_bin, inst_bin = f"{tmp}/{name}-plain", f"{tmp}/{name}-sonde"
-    sh([cxx, *flags, opt.source, "-o", plain_bin])
-    sh([cxx, *flags, "-include", "sonde/sonde.h", f"-I{opt.include}", instrumented, "-o", inst_bin,
-        f"-L{opt.libdir}", "-lsonde", f"-Wl,-rpath,{opt.libdir}", "-pthread"])
+args = [a.replace("{tmp}", tmp).replace("{data}", opt.data) for a in expect.get("program_args", [])]
+for name, plain_bin, inst_bin in builds:
     traces = f"{tmp}/{name}-traces"
     os.makedirs(traces)
     base = sh([plain_bin, *args], cwd=tmp).stdout

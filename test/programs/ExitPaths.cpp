@@ -191,6 +191,58 @@ int enableDisable() {
   return 0;
 }
 
+/// Every other primitive of sonde.h, with known counts (see ApiTest).
+int api() {
+  static sonde::Site Meta(sonde::SiteKind::Region, "pipeline.epoch", "meta",
+                          "api.cpp", 1, "api", 0, sonde::InstantMode);
+  static sonde::Site Hook(sonde::SiteKind::Region, "compute", "hook",
+                          "api.cpp", 2, "api");
+  static sonde::Site Inner(sonde::SiteKind::Region, "compute", "inner",
+                           "api.cpp", 3, "api");
+  static sonde::Site Body(sonde::SiteKind::Loop, "pipeline.epoch",
+                          "epoch.block", "api.cpp", 4, "api");
+  static sonde::Site Fetch(sonde::SiteKind::Loop, "dataloader.fetch",
+                           "fetch.iter", "api.cpp", 5, "api");
+  static sonde::Site Block(sonde::SiteKind::Loop, "dataloader.fetch",
+                           "fetch.block", "api.cpp", 6, "api");
+  static sonde::Site Ctx(sonde::SiteKind::Frame, "user", "frame", "api.cpp", 7,
+                         "api");
+  static sonde::Site InCtx(sonde::SiteKind::Instant, "user", "in_frame",
+                           "api.cpp", 8, "api");
+  static sonde::Site Tick(sonde::SiteKind::Instant, "user", "every3",
+                          "api.cpp", 9, "api");
+  { sonde::InstantRegion M(Meta); }                // meta.start, meta.stop
+  sonde::RegionHandle H = sonde::begin(Hook);
+  sonde::begin(Inner);                             // left open on purpose
+  sonde::end(H);                                   // closes inner, then hook
+  sonde::Loop L(Body);
+  for (int E = 0; E < 3; ++E) {
+    sonde::Iteration It(L);                        // epoch.block, iter 0..2
+  }
+  std::vector<int> V{1, 2, 3, 4, 5};
+  for (int X : sonde::iterate(Fetch, Block, V))    // break after 3 blocks
+    if (X == 3)
+      break;
+  try {
+    for (int X : sonde::iterate(Fetch, Block, std::vector<int>{7, 8}))
+      if (X == 8)
+        throw X;                                   // 2 more blocks, closed
+  } catch (int) {
+  }
+  for (int I = 0; I < 2; ++I) {
+    if (sonde::inFrame(Ctx))
+      sonde::instant(InCtx);                       // not in the frame: none
+    sonde::Frame F(Ctx);
+    if (sonde::inFrame(Ctx))
+      sonde::instant(InCtx);                       // 2
+  }
+  static thread_local uint32_t Counter = 0;
+  for (int I = 0; I < 10; ++I)
+    if (sonde::every(Counter, 3))
+      sonde::instant(Tick);                        // hits 1, 4, 7, 10: 4
+  return 0;
+}
+
 int forked(long N) {
   produce(N);
   std::fflush(stdout);
@@ -227,6 +279,8 @@ int main(int Argc, char **Argv) {
     return enableDisable();
   if (Mode == "fork")
     return forked(N);
+  if (Mode == "api")
+    return api();
   if (Mode == "static") {
     static Recorder R;
     produce(N);

@@ -54,6 +54,9 @@
 #define SONDE_ASSUME(X) ((void)0)
 #endif
 
+/// The ABI token of this header's ring layout (see attachThread).
+extern "C" const char sonde_abi_v2;
+
 namespace sonde {
 
 //===----------------------------------------------------------------------===//
@@ -119,10 +122,6 @@ struct Site {
 //===----------------------------------------------------------------------===//
 
 namespace rt {
-/// The ring layout and the slow-path entry points are versioned: code
-/// compiled against another sonde.h fails to link instead of misreading
-/// the rings. Bump when ThreadState or the record layout changes.
-inline namespace abi2 {
 
 /// Record types in the ring. The writer turns them into the compact file
 /// encoding described in docs/trace-format.md.
@@ -198,7 +197,12 @@ namespace detail {
 extern __thread ThreadState *Current __attribute__((tls_model("initial-exec")));
 
 /// Slow paths, out of line in libsonde.
-ThreadState *attachThread() noexcept;
+///
+/// The ring layout is versioned: inline code passes the version's token to
+/// attachThread, so a program compiled against another sonde.h fails to
+/// link ("undefined reference to sonde_abi_v2") instead of misreading the
+/// rings. Bump the version when ThreadState or a record layout changes.
+ThreadState *attachThread(const char &AbiToken) noexcept;
 uint32_t registerSite(const Site &S) noexcept;
 char *reserveSlow(ThreadState *T, uint32_t Bytes) noexcept;
 /// Nanoseconds from CLOCK_MONOTONIC where there is no cycle counter.
@@ -220,7 +224,7 @@ SONDE_ALWAYS_INLINE uint32_t activeId(const Site &S) noexcept {
 SONDE_ALWAYS_INLINE ThreadState *thread() noexcept {
   ThreadState *T = Current;
   if (SONDE_UNLIKELY(!T))
-    T = attachThread();
+    T = attachThread(sonde_abi_v2);
   return T;
 }
 
@@ -261,7 +265,6 @@ SONDE_ALWAYS_INLINE void put64(char *P, uint64_t V) noexcept {
 }
 
 } // namespace detail
-} // namespace abi2
 } // namespace rt
 
 //===----------------------------------------------------------------------===//
@@ -899,10 +902,21 @@ template <class T>
 struct Recordable<T, std::void_t<decltype(ValueTraits<T>::MaxBytes)>>
     : std::true_type {};
 
+/// Whether a watched variable of type `T` records a value: arrays other
+/// than strings would decay to an address, which says nothing.
+template <class T>
+constexpr bool watchable() {
+  if constexpr (std::is_array<T>::value)
+    return std::is_same<std::remove_cv_t<std::remove_extent_t<T>>,
+                        char>::value;
+  else
+    return Recordable<std::decay_t<T>>::value;
+}
+
 /// Watches `V` if its type is recordable; else does nothing.
 template <class T>
 SONDE_ALWAYS_INLINE void watchAny(const Site &S, const T &V) noexcept {
-  if constexpr (Recordable<std::decay_t<T>>::value)
+  if constexpr (watchable<T>())
     watchScalarOr(S, V);
 }
 
@@ -1024,7 +1038,7 @@ inline void instantArgs(const Site &S, const Args &...Vs) noexcept {
 /// A watch whose args (captures, `args:`) ride along with it.
 template <class T, class... Args>
 inline void watchArgs(const Site &S, const T &V, const Args &...Vs) noexcept {
-  if constexpr (Recordable<std::decay_t<T>>::value) {
+  if constexpr (watchable<T>()) {
     uint32_t Id = rt::detail::activeId(S);
     if (!Id)
       return;

@@ -7,6 +7,8 @@
 
 #include "sonde/trace.h"
 
+#include "Export.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -399,6 +401,43 @@ TEST(Lifecycle, FileNameCarriesProgramRankAndPid) {
                          std::to_string(T.Process.Pid) + ".sonde";
   EXPECT_EQ(R.Files[0], Expected);
   EXPECT_EQ(T.Process.Rank, 3);
+}
+
+TEST(Api, EveryPrimitiveRecordsWhatItSays) {
+  RunResult R = run({"api", "0"});
+  ASSERT_TRUE(R.exited(0));
+  Trace T = readOne(R);
+  std::map<std::string, std::vector<const Event *>> By;
+  for (const Event &E : T.Events)
+    By[sonde::trace::eventName(T, E)].push_back(&E);
+  // mode: instant
+  ASSERT_EQ(By["meta.start"].size(), 1u);
+  ASSERT_EQ(By["meta.stop"].size(), 1u);
+  EXPECT_LE(By["meta.start"][0]->Ts, By["meta.stop"][0]->Ts);
+  // begin/end closes what was left open inside, innermost first.
+  ASSERT_EQ(By["hook"].size(), 1u);
+  ASSERT_EQ(By["inner"].size(), 1u);
+  EXPECT_EQ(By["inner"][0]->Level, By["hook"][0]->Level + 1);
+  EXPECT_FALSE(By["inner"][0]->Unfinished);
+  // Loop + Iteration: indices 0, 1, 2.
+  ASSERT_EQ(By["epoch.block"].size(), 3u);
+  for (int I = 0; I < 3; ++I)
+    EXPECT_EQ(By["epoch.block"][I]->Iter, I);
+  // iterate(): a block per iteration entered (3 before the break, 2 before
+  // the throw), a fetch per element dereferenced; indices restart per loop.
+  ASSERT_EQ(By["fetch.block"].size(), 5u);
+  ASSERT_EQ(By["fetch.iter"].size(), 5u);
+  std::vector<int64_t> Iters;
+  for (const Event *E : By["fetch.block"])
+    Iters.push_back(E->Iter);
+  EXPECT_EQ(Iters, (std::vector<int64_t>{0, 1, 2, 0, 1}));
+  for (size_t I = 0; I < 5; ++I)
+    EXPECT_LE(By["fetch.iter"][I]->Ts + By["fetch.iter"][I]->Dur,
+              By["fetch.block"][I]->Ts);
+  // Frame / inFrame, every.
+  EXPECT_EQ(By["in_frame"].size(), 2u);
+  EXPECT_EQ(By["every3"].size(), 4u);
+  EXPECT_EQ(By["frame"].size(), 0u); // a frame records nothing
 }
 
 // --- Torn files ----------------------------------------------------------------
