@@ -429,7 +429,8 @@ std::string loopBase(const Probe &Pr, const Item &I) {
 /// member or the range is an array, so std::begin finds it).
 bool iterable(const CXXForRangeStmt *R) {
   const Expr *Init = R->getRangeInit();
-  if (!Init || isa<InitListExpr>(Init->IgnoreImplicit()))
+  if (!Init || isa<InitListExpr>(Init->IgnoreImplicit()) ||
+      isa<CXXStdInitializerListExpr>(Init->IgnoreImplicit()))
     return false;
   QualType T = Init->getType();
   if (T->isDependentType())
@@ -699,7 +700,12 @@ public:
                   "sonde-unsupported");
         continue;
       }
-      if (isa<InitListExpr>(Bare) || isa<CXXStdInitializerListExpr>(Bare) ||
+      auto *Construct = dyn_cast<CXXConstructExpr>(Bare);
+      bool Braced = Construct && Construct->isListInitialization() &&
+                    !isa<CXXTemporaryObjectExpr>(Construct);
+      if (Braced || isa<InitListExpr>(Bare) ||
+          isa<CXXStdInitializerListExpr>(Bare) ||
+          E->containsUnexpandedParameterPack() ||
           E->getType()->isDependentType() || RT->isDependentType() ||
           RT->isUndeducedType()) {
         B.skipped(RS->getBeginLoc(), Pr,
@@ -772,7 +778,7 @@ public:
     };
     // Parameters fire at entry.
     for (const ParmVarDecl *PV : F.FD->parameters()) {
-      if (!Selected(PV))
+      if (!Selected(PV) || PV->isParameterPack())
         continue;
       SiteRef R = site(B, Pr, F, PV, PV->getLocation(), F.Body, true, Fx);
       Code T(" ");
@@ -988,6 +994,21 @@ public:
       std::string Callee, Short;
       if (!calleeName(CE, Callee, Short) || !I.Callee.matches(Callee))
         continue;
+      // `p->f()` calls `operator->` without writing it.
+      if (auto *OC = dyn_cast<CXXOperatorCallExpr>(CE))
+        if (OC->getOperator() == OO_Arrow)
+          continue;
+      // Conversion functions are called implicitly (`if (box)`); there is
+      // no call written to wrap.
+      if (auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
+        if (isa_and_nonnull<CXXConversionDecl>(MC->getMethodDecl()))
+          continue;
+      if (CE->containsUnexpandedParameterPack()) {
+        B.skipped(CE->getBeginLoc(), Pr,
+                  "call of '" + Short + "' is inside a pack expansion",
+                  "sonde-unsupported");
+        continue;
+      }
       if (unevaluated(B, Fx, CE))
         continue;
       if (!B.editable(CE)) {
@@ -1093,8 +1114,12 @@ private:
     const FunctionDecl *FD = CE->getDirectCallee();
     bool RefResult = FD ? FD->getReturnType()->isReferenceType()
                         : CE->getType()->isDependentType();
+    bool QualifiedThisCall = false;
+    if (auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
+      if (auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens()))
+        QualifiedThisCall = ME->isImplicitAccess() && ME->hasQualifier();
     if (CE->containsUnexpandedParameterPack() || mentionsBinding(CE) ||
-        (RefResult && hasTemporary(CE)) || !A.empty()) {
+        (RefResult && hasTemporary(CE)) || !A.empty() || QualifiedThisCall) {
       B.skipped(CE->getBeginLoc(), Pr,
                 "call of '" + Short +
                     "' inside an expression cannot be wrapped safely",

@@ -40,8 +40,7 @@ static std::string idPath(StringRef File) {
   if (Slash == StringRef::npos || Slash == 0)
     return File.str();
   size_t Before = File.rfind('/', Slash - 1);
-  return Before == StringRef::npos ? File.str()
-                                   : File.substr(Before + 1).str();
+  return Before == StringRef::npos ? File.str() : File.substr(Before + 1).str();
 }
 
 uint64_t stableHash(StringRef S) {
@@ -143,6 +142,24 @@ void walk(FunctionFacts &Fx, const Stmt *St, const Stmt *Parent) {
   if (auto *L = dyn_cast<LambdaExpr>(St)) {
     for (const Expr *Init : L->capture_inits())
       walk(Fx, Init, St);
+    return;
+  }
+  // A range-for's begin/end/++/* calls are implicit: walk only what the
+  // user wrote. The loop variable's declaration is recorded, not entered.
+  if (auto *R = dyn_cast<CXXForRangeStmt>(St)) {
+    walk(Fx, R->getInit(), St);
+    walk(Fx, R->getRangeInit(), St);
+    if (const DeclStmt *LV = R->getLoopVarStmt()) {
+      Fx.Parent[LV] = St;
+      Fx.Preorder.push_back(LV);
+      for (const Decl *D : LV->decls()) {
+        Fx.DeclStmtOf[D] = LV;
+        if (auto *DD = dyn_cast<DecompositionDecl>(D))
+          for (const BindingDecl *B : DD->bindings())
+            Fx.DeclStmtOf[B] = LV;
+      }
+    }
+    walk(Fx, R->getBody(), St);
     return;
   }
   for (const Stmt *Child : St->children())
@@ -600,6 +617,11 @@ public:
 /// Why a function cannot be instrumented, or "".
 std::string whyNot(const FunctionDecl *FD, const PlanBuilder &B,
                    std::string &Flag) {
+  // `= default` and `= delete` have no body of their own: nothing to say.
+  if (FD->isDefaulted() || FD->isDeleted() || !FD->getBody()) {
+    Flag = "";
+    return "-";
+  }
   if (FD->isConsteval() || FD->isConstexpr()) {
     Flag = "sonde-constexpr";
     return FD->isConsteval() ? "function is consteval"
@@ -609,6 +631,10 @@ std::string whyNot(const FunctionDecl *FD, const PlanBuilder &B,
   if (isa<CoroutineBodyStmt>(Body)) {
     Flag = "sonde-coroutine";
     return "function is a coroutine";
+  }
+  if (!isa<CompoundStmt>(Body) && !isa<CXXTryStmt>(Body)) {
+    Flag = "";
+    return "-";
   }
   if (!B.editable(Body)) {
     Flag = "sonde-macro";
@@ -665,6 +691,8 @@ Expected<Plan> computePlan(ASTContext &Ctx, const Spec &S,
         continue;
       std::string Flag;
       std::string Why = whyNot(H.FD, B, Flag);
+      if (Why == "-")
+        continue;
       if (!Why.empty()) {
         B.skipped(H.FD->getLocation(), Pr, "'" + H.QualifiedName + "': " + Why,
                   Flag);

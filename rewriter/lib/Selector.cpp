@@ -279,8 +279,8 @@ private:
         return N.takeError();
       I.Kind = TargetKind::AnyVariable;
       I.Name = *N;
-    } else if (C == '*' && !isIdentChar(peek(1)) && !(peek(1) == ':' && peek(2) == ':') &&
-               peek(1) != '(') {
+    } else if (C == '*' && !isIdentChar(peek(1)) &&
+               !(peek(1) == ':' && peek(2) == ':') && peek(1) != '(') {
       ++Pos;
       I.Kind = TargetKind::Star;
     } else if (C == '#') {
@@ -416,10 +416,9 @@ private:
       Pos = Last + 1;
     }
     char C = peek();
-    bool ItemStart =
-        C == '!' || C == '$' || C == '#' ||
-        (FileGlob.empty() && C == '*' && !isIdentChar(peek(1)) &&
-         !(peek(1) == ':' && peek(2) == ':') && peek(1) != '(');
+    bool ItemStart = C == '!' || C == '$' || C == '#' ||
+                     (FileGlob.empty() && C == '*' && !isIdentChar(peek(1)) &&
+                      !(peek(1) == ':' && peek(2) == ':') && peek(1) != '(');
     if (ItemStart) {
       if (!FileGlob.empty())
         return error(F.Offset, Pos - F.Offset,
@@ -536,8 +535,22 @@ Expected<Selector> parseSelector(StringRef Text) {
   return Parser(Text).parse();
 }
 
-Expected<Query> normalize(const Selector &S) {
+Expected<Query> normalize(const Selector &Sel) {
   Query Q;
+  // `*` before another frame is the glob of every function, not "every
+  // local".
+  Selector S = Sel;
+  for (size_t I = 0; I + 1 < S.Frames.size(); ++I) {
+    Frame &F = S.Frames[I];
+    if (F.Func || F.Items.size() != 1)
+      continue;
+    const Item &It = F.Items.front();
+    if (It.Kind == TargetKind::Star && It.Type.empty() && It.As.empty() &&
+        It.Range == RangeMark::None) {
+      F.Func = FuncGlob{"*", "", It.Offset, 1};
+      F.Items.clear();
+    }
+  }
   const std::vector<Frame> &Fs = S.Frames;
   size_t N = Fs.size();
   const Frame &Last = Fs.back();

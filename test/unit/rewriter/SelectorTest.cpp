@@ -122,6 +122,10 @@ TEST(Selector, CallSites) {
   EXPECT_EQ(Q.FocusItem.Kind, TargetKind::Call);
   EXPECT_EQ(Q.FocusItem.Callee.Glob, "*::backward");
   EXPECT_EQ(parseOk("f > g() as G").FocusItem.As, "G");
+  // `*` before another frame is every function.
+  Query Star = parseOk("* > #loop");
+  EXPECT_EQ(Star.Host.Glob, "*");
+  EXPECT_EQ(Star.FocusItem.Meta, MetaKind::AnyLoop);
   // Alone, a call-site item means its calls in every function.
   Query Any = parseOk("*::to()");
   EXPECT_EQ(Any.Host.Glob, "*");
