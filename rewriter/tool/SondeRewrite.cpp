@@ -36,6 +36,8 @@
 
 #include <atomic>
 #include <mutex>
+#include <set>
+#include <tuple>
 #include <thread>
 
 using namespace clang;
@@ -96,7 +98,9 @@ struct Result {
   std::string Diagnostics; ///< rendered compiler and engine messages
   bool SourceError = false;
   bool StrictError = false;
-  std::vector<SMDiagnostic> SpecErrors; ///< spec code that does not compile
+  /// Spec code that does not compile: where in the spec, and the message.
+  /// Rendered on the main thread (the spec's SourceMgr is not thread-safe).
+  std::vector<std::pair<SpecLoc, std::string>> SpecErrors;
 };
 
 /// Runs the engine inside one compile.
@@ -261,8 +265,7 @@ void verifySpecCode(const CompilationDatabase &DB, const Spec &S, Result &R,
       if (E.Offset < B || E.Offset > End)
         continue;
       SpecLoc L{Sp.Loc.Line, Sp.Loc.Col + (E.Offset - B)};
-      R.SpecErrors.push_back(S.diag(L, SourceMgr::DK_Error,
-                                    E.Message + " (in " + R.Path + ")", 1));
+      R.SpecErrors.push_back({L, E.Message + " (in " + R.Path + ")"});
       break;
     }
   }
@@ -394,9 +397,13 @@ int main(int argc, const char **argv) {
 
   int Exit = ExitOk;
   // Spec code that does not compile is the spec's error.
+  std::set<std::tuple<unsigned, unsigned, std::string>> Reported;
   for (const Result &R : Results)
-    for (const SMDiagnostic &D : R.SpecErrors) {
-      D.print(nullptr, errs(), false);
+    for (const auto &[L, Msg] : R.SpecErrors) {
+      // One message per spec position, however many sites share the code.
+      if (!Reported.insert({L.Line, L.Col, Msg}).second)
+        continue;
+      S->diag(L, SourceMgr::DK_Error, Msg, 1).print(nullptr, errs(), false);
       Exit = ExitSpec;
     }
   // A selector that matches nothing anywhere.
