@@ -531,9 +531,15 @@ Plan PlanBuilder::finish() {
       insert(offset(First), rank::OpenerBase + 1, Text);
     }
   }
-  llvm::sort(P.Insertions, [](const Insertion &A, const Insertion &B) {
-    return std::tie(A.Offset, A.Rank, A.Seq) <
-           std::tie(B.Offset, B.Rank, B.Seq);
+  // Closers of constructs with the same extent close in the reverse order
+  // of their openers, so that every pair nests.
+  auto IsCloser = [](const Insertion &I) {
+    return I.Rank >= rank::CloserBase && I.Rank < rank::OpenerBase / 2;
+  };
+  llvm::sort(P.Insertions, [&](const Insertion &A, const Insertion &B) {
+    if (std::tie(A.Offset, A.Rank) != std::tie(B.Offset, B.Rank))
+      return std::tie(A.Offset, A.Rank) < std::tie(B.Offset, B.Rank);
+    return IsCloser(A) ? A.Seq > B.Seq : A.Seq < B.Seq;
   });
   std::map<unsigned, unsigned> IndexOfSeq;
   for (unsigned I = 0; I < P.Insertions.size(); ++I)

@@ -147,4 +147,37 @@ TEST(Plan, SpecCodeSpansPointIntoInsertions) {
   }
 }
 
+// Two probes on one call: the wraps nest, whatever their order.
+TEST(Plan, SameExtentWrapsNest) {
+  Planned R = plan("int f(int x) { return x; }\nint g(int x) {\n  f(x);\n  "
+                   "return 0;\n}\n",
+                   "version: 1\nprobes:\n  - at: g > f()\n    category: "
+                   "user.a\n  - at: \"g > *()\"\n    category: user.b\n");
+  llvm::StringRef Line3 = llvm::StringRef(R.Rewritten).split('\n').second;
+  Line3 = Line3.split('\n').second.split('\n').first;
+  EXPECT_TRUE(Line3.starts_with("  ((void)::sonde::Region(sonde_site_"))
+      << Line3.str();
+  EXPECT_TRUE(Line3.ends_with(
+      "), ((void)::sonde::Region(sonde_site_" +
+      Line3.substr(Line3.rfind("sonde_site_") + 11, 8).str() + "), f(x)));"))
+      << Line3.str();
+  EXPECT_FALSE(bool(checkInsertionsOnly(
+      "int f(int x) { return x; }\nint g(int x) {\n  f(x);\n  return 0;\n}\n",
+      R.Rewritten)));
+}
+
+// Two probes that both need braces around one statement share them.
+TEST(Plan, OneBracePairPerStatement) {
+  Planned R = plan("int h(int n) {\n  int s = 0;\n  if (n)\n    s = n;\n  "
+                   "return s;\n}\n",
+                   "version: 1\nwatches:\n  - at: h > s\n  - at: h > $v\n");
+  llvm::StringRef Line4 = llvm::StringRef(R.Rewritten);
+  for (int I = 0; I < 3; ++I)
+    Line4 = Line4.split('\n').second;
+  Line4 = Line4.split('\n').first;
+  EXPECT_EQ(Line4.count('{'), 1u) << Line4.str();
+  EXPECT_EQ(Line4.count('}'), 1u) << Line4.str();
+  EXPECT_EQ(Line4.count("::sonde::watchAny("), 2u) << Line4.str();
+}
+
 } // namespace
