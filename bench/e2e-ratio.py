@@ -14,7 +14,8 @@ import tempfile
 import time
 
 name, plain, inst, pairs, out = sys.argv[1:6]
-args = sys.argv[6:]
+plain, inst = os.path.abspath(plain), os.path.abspath(inst)
+args = [os.path.abspath(a) if os.path.exists(a) else a for a in sys.argv[6:]]
 tmp = tempfile.mkdtemp(prefix=f"sonde-e2e-{name}-")
 env = dict(os.environ, SONDE_OUTPUT=os.path.join(tmp, "traces"))
 args = [a.replace("{tmp}", tmp) for a in args]
