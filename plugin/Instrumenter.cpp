@@ -62,8 +62,8 @@ struct NestedScope {
 /// count them either, so the nested instance prints no "N warnings
 /// generated"; the DiagnosticsEngine still knows whether an error occurred.
 class SilentConsumer : public DiagnosticConsumer {
-  void HandleDiagnostic(DiagnosticsEngine::Level,
-                        const Diagnostic &) override {}
+  void HandleDiagnostic(DiagnosticsEngine::Level, const Diagnostic &) override {
+  }
 };
 
 /// The nested parse's consumer: skips bodies outside the main file, then
@@ -247,7 +247,7 @@ Outcome instrumentMainFile(CompilerInstance &CI, StringRef InFile,
   if (!MainFile) {
     Diags.Report(Diags.getCustomDiagID(
         DiagnosticsEngine::Warning,
-        "sonde: standard input is not instrumented; compile a file")) ;
+        "sonde: standard input is not instrumented; compile a file"));
     return Out;
   }
   Out.Original = SM.getBufferData(Main).str();
@@ -318,9 +318,10 @@ Outcome instrumentMainFile(CompilerInstance &CI, StringRef InFile,
   // The plan's own notes (skipped sites), now in the real main file.
   SourceLocation Start = SM.getLocForStartOfFile(Main);
   for (rewriter::SourceNote &N : P->Notes)
-    N.RawLoc = N.RawLoc ? Start.getLocWithOffset(shifted(*P, N.RawLoc - 1))
-                              .getRawEncoding()
-                        : 0;
+    N.RawLoc =
+        N.RawLoc
+            ? Start.getLocWithOffset(shifted(*P, N.RawLoc - 1)).getRawEncoding()
+            : 0;
   rewriter::reportSourceNotes(Diags, P->Notes, Opts.Strict);
   Out.P = std::move(P);
   return Out;

@@ -40,8 +40,8 @@ struct Outcome {
   /// The plan, absent when nothing was instrumented (the source has errors,
   /// the input is not a C++ source file, ...).
   std::optional<rewriter::Plan> P;
-  std::string Original;    ///< the main file's text the plan was computed on
-  std::string Rewritten;   ///< the instrumented text
+  std::string Original;  ///< the main file's text the plan was computed on
+  std::string Rewritten; ///< the instrumented text
 };
 
 /// True while the nested parse runs on this thread: the plugin, which clang

@@ -93,8 +93,7 @@ std::string sitesPath(StringRef Arg, StringRef InFile) {
   sys::fs::make_absolute(Abs);
   SmallString<256> P(Arg);
   sys::path::append(P, sys::path::filename(InFile).str() + "." +
-                           utohexstr(xxh3_64bits(Abs.str()), true) +
-                           ".sites");
+                           utohexstr(xxh3_64bits(Abs.str()), true) + ".sites");
   return P.str().str();
 }
 
@@ -130,9 +129,9 @@ public:
       }
     }
     if (Opts.SpecPath.empty()) {
-      D.Report(errorID(D))
-          << std::string("the sonde plugin needs a probe spec: "
-                         "-fplugin-arg-sonde-spec=probes.yaml");
+      D.Report(errorID(D)) << std::string(
+          "the sonde plugin needs a probe spec: "
+          "-fplugin-arg-sonde-spec=probes.yaml");
       return false;
     }
     return true;
@@ -158,7 +157,8 @@ public:
                    : " in '" + Opts.RuntimeInclude + "'"));
       return Nothing;
     }
-    plugin::Outcome O = plugin::instrumentMainFile(CI, InFile, *S, Opts, Header);
+    plugin::Outcome O =
+        plugin::instrumentMainFile(CI, InFile, *S, Opts, Header);
     if (O.P && !Opts.ListSites.empty())
       writeSites(D, *O.P, sitesPath(Opts.ListSites, InFile));
     return Nothing;
@@ -212,9 +212,8 @@ private:
         S.takeError(),
         [&](const rewriter::SpecDiagnostics &SD) { SD.log(errs()); },
         [&](const ErrorInfoBase &E) { Msg = E.message(); });
-    D.Report(errorID(D))
-        << ("sonde: invalid probe spec '" + Opts.SpecPath + "'" +
-            (Msg.empty() ? "" : ": " + Msg));
+    D.Report(errorID(D)) << ("sonde: invalid probe spec '" + Opts.SpecPath +
+                             "'" + (Msg.empty() ? "" : ": " + Msg));
     return std::nullopt;
   }
 
@@ -231,8 +230,8 @@ private:
       EC = OS.error();
     }
     if (EC)
-      D.Report(errorID(D))
-          << ("sonde: cannot write '" + Path + "': " + EC.message());
+      D.Report(errorID(D)) << ("sonde: cannot write '" + Path +
+                               "': " + EC.message());
   }
 
   plugin::Options Opts;

@@ -4,7 +4,7 @@
 // not compile, the error belongs to the spec's line, not to a column of an
 // instrumented line the user never wrote:
 //
-//   probes.yaml:14:11: error: use of undeclared identifier 'stpe' (in train.cpp:42)
+//   probes.yaml:14:11: error: use of undeclared identifier 'stpe' (in a.cpp:4)
 //
 //===----------------------------------------------------------------------===//
 
