@@ -1165,9 +1165,15 @@ public:
       for (const Stmt *L : selectLoops(B, Fx, A))
         Starts.push_back({loopBody(L), nullptr, L->getBeginLoc()});
     } else if (A.Kind == TargetKind::Variable) {
-      for (const Stmt *W : writesOf(B, Fx, A.Name))
+      for (const Stmt *W : writesOf(B, Fx, A.Name)) {
         if (isa_and_nonnull<CompoundStmt>(B.parent(Fx, W)))
           Starts.push_back({B.parent(Fx, W), W, W->getBeginLoc()});
+        else
+          B.skipped(W->getBeginLoc(), Pr,
+                    "a range starts at a statement directly in a block (not "
+                    "under a label, a 'case' or an unbraced body)",
+                    "sonde-unsupported");
+      }
     } else {
       B.skipped(F.FD->getLocation(), Pr,
                 "a range starts at #enter, #loop_X or a variable",
@@ -1178,6 +1184,15 @@ public:
       if (!B.editable(SP.Scope)) {
         B.skipped(SP.Loc, Pr, "range start is a macro expansion",
                   "sonde-macro");
+        continue;
+      }
+      if (SP.After && jumpTargetAfter(B, Fx, SP.Scope, SP.After)) {
+        // A `case` or label later in the scope could jump over the range's
+        // declaration, which does not compile.
+        B.skipped(SP.Loc, Pr,
+                  "a label or 'case' after the range start could jump over "
+                  "it",
+                  "sonde-unsupported");
         continue;
       }
       const Stmt *At = SP.After ? SP.After : SP.Scope;
@@ -1230,6 +1245,34 @@ private:
         Out.push_back(N);
     }
     return Out;
+  }
+
+  /// Whether a jump from before `After` can land after it in `Scope`: a
+  /// `case` of a switch that encloses `After`, or a goto from before it to
+  /// a label after it.
+  static bool jumpTargetAfter(const PlanBuilder &B, const FunctionFacts &Fx,
+                              const Stmt *Scope, const Stmt *After) {
+    auto Off = [&](SourceLocation L) {
+      return B.offset(B.SM.getExpansionLoc(L));
+    };
+    unsigned From = Off(After->getEndLoc());
+    for (const Stmt *St : Fx.Preorder) {
+      if (auto *SC = dyn_cast<SwitchCase>(St)) {
+        if (!inside(B, Fx, SC, Scope) || Off(SC->getBeginLoc()) <= From)
+          continue;
+        const Stmt *Sw = B.parent(Fx, SC);
+        while (Sw && !isa<SwitchStmt>(Sw))
+          Sw = B.parent(Fx, Sw);
+        if (Sw && Off(Sw->getBeginLoc()) < From)
+          return true;
+      } else if (auto *G = dyn_cast<GotoStmt>(St)) {
+        const LabelStmt *L = G->getLabel()->getStmt();
+        if (L && inside(B, Fx, L, Scope) && Off(L->getBeginLoc()) > From &&
+            Off(G->getBeginLoc()) < From)
+          return true;
+      }
+    }
+    return false;
   }
 
   static bool inside(const PlanBuilder &B, const FunctionFacts &Fx,
