@@ -108,11 +108,14 @@ macro(_sonde_instrument_plugin)
     target_compile_options(${ARG_TARGET} PRIVATE
                            "$<$<COMPILE_LANGUAGE:CXX>:${_flags}>")
   endif()
-  # Inside the sonde project the plugin is a target: build it first.
-  # Installed, it is a file: a new one rebuilds the objects.
+  # The objects depend on the plugin file: a new plugin rebuilds them, and
+  # inside the sonde project Ninja links the plugin before compiling through
+  # it (add_dependencies alone orders only the links, so a compile could
+  # load a half-written plugin: "file too short").
   if(TARGET sonde_plugin)
     add_dependencies(${ARG_TARGET} sonde_plugin)
-  else()
+  endif()
+  if(NOT SONDE_PLUGIN MATCHES "\\$<")
     set_property(SOURCE ${_sources} TARGET_DIRECTORY ${ARG_TARGET}
                  APPEND PROPERTY OBJECT_DEPENDS "${SONDE_PLUGIN}")
   endif()
