@@ -29,6 +29,7 @@
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
+#include "clang/Lex/Preprocessor.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -157,6 +158,7 @@ public:
                    : " in '" + Opts.RuntimeInclude + "'"));
       return Nothing;
     }
+    dependOnSpec(CI);
     plugin::Outcome O =
         plugin::instrumentMainFile(CI, InFile, *S, Opts, Header);
     if (O.P && !Opts.ListSites.empty())
@@ -186,6 +188,21 @@ private:
     default:
       return false;
     }
+  }
+
+  /// Lists the spec in the dependency file (-MD), so that make and ninja
+  /// rebuild when it changes: every translation unit, since an edit may
+  /// give probes to one that had none. Clang lists files that __has_include
+  /// finds. (A PCH replaces the predefines, so with -include-pch the spec is
+  /// not listed; sonde_instrument puts the spec's hash in the flags.)
+  void dependOnSpec(CompilerInstance &CI) {
+    SmallString<256> Abs(Opts.SpecPath);
+    sys::fs::make_absolute(Abs);
+    if (StringRef(Abs).find_first_of("\"\\\n") != StringRef::npos)
+      return;
+    Preprocessor &PP = CI.getPreprocessor();
+    PP.setPredefines(PP.getPredefines() + "#if __has_include(\"" +
+                     Abs.str().str() + "\")\n#endif\n");
   }
 
   std::optional<rewriter::Spec> loadSpec(DiagnosticsEngine &D) {

@@ -1,6 +1,6 @@
 // -MD -MF: exactly one dependency file, the real compile's, naming the
-// object, the source and the runtime header the plugin includes. The nested
-// parse writes nothing.
+// object, the source, the probe spec (an edit rebuilds) and the runtime
+// header the plugin includes. The nested parse writes nothing.
 //
 // RUN: rm -rf %t && mkdir -p %t && %spec
 // RUN: cd %t && %cxx -std=c++17 -MD -MF %t/out.d %sonde-plugin -fplugin-arg-sonde-spec=%t.yaml -c %s -o %t/out.o
@@ -15,6 +15,7 @@ int f() { return 1; }
 
 // CHECK: {{.*}}out.o:
 // CHECK-NEXT: {{.*}}depfile.cpp
+// CHECK-NEXT: {{.*}}depfile.cpp.tmp.yaml
 // CHECK: {{.*}}sonde/sonde.h
 // FILES: out.d
 // FILES-NEXT: out.o
