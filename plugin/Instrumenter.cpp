@@ -171,19 +171,6 @@ std::shared_ptr<CompilerInvocation> nestedInvocation(CompilerInstance &CI) {
   return Inv;
 }
 
-/// Where the original offset `Orig` of the main file lands in the
-/// instrumented text: an insertion at offset X goes before the character
-/// at X.
-unsigned shifted(const rewriter::Plan &P, unsigned Orig) {
-  unsigned Shift = 0;
-  for (const rewriter::Insertion &I : P.Insertions) {
-    if (I.Offset > Orig)
-      break;
-    Shift += I.Text.size();
-  }
-  return Orig + Shift;
-}
-
 bool isIdentifierChar(char C) {
   return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') ||
          (C >= '0' && C <= '9') || C == '_' || C == '$';
@@ -315,14 +302,20 @@ Outcome instrumentMainFile(CompilerInstance &CI, StringRef InFile,
     installSpecCodeDiagnostics(CI, S, *P, Main);
   }
 
-  // The plan's own notes (skipped sites), now in the real main file.
-  SourceLocation Start = SM.getLocForStartOfFile(Main);
-  for (rewriter::SourceNote &N : P->Notes)
-    N.RawLoc =
-        N.RawLoc
-            ? Start.getLocWithOffset(shifted(*P, N.RawLoc - 1)).getRawEncoding()
-            : 0;
-  rewriter::reportSourceNotes(Diags, P->Notes, Opts.Strict);
+  // The plan's own notes (skipped sites) point at the user's text: a copy
+  // of the original in a FileID of its own, named as the main file, so the
+  // lines they show are the ones the user wrote (and the main file's line
+  // table, computed later from the instrumented text, is left alone).
+  if (!P->Notes.empty()) {
+    FileID Orig = SM.createFileID(
+        MemoryBuffer::getMemBufferCopy(Out.Original, MainFile->getName()),
+        SrcMgr::C_User);
+    SourceLocation Start = SM.getLocForStartOfFile(Orig);
+    for (rewriter::SourceNote &N : P->Notes)
+      N.RawLoc =
+          N.RawLoc ? Start.getLocWithOffset(N.RawLoc - 1).getRawEncoding() : 0;
+    rewriter::reportSourceNotes(Diags, P->Notes, Opts.Strict);
+  }
   Out.P = std::move(P);
   return Out;
 }
