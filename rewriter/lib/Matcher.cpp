@@ -355,6 +355,10 @@ std::vector<std::string> loopVars(const Stmt *L) {
       if (const ValueDecl *V = writtenVar(E->IgnoreParens(), Post))
         Out.push_back(V->getNameAsString());
     }
+  } else if (auto *W = dyn_cast<WhileStmt>(L)) {
+    // `while (auto batch = loader.next())` loops over `batch`.
+    if (const VarDecl *V = W->getConditionVariable())
+      Out.push_back(V->getNameAsString());
   } else if (auto *R = dyn_cast<CXXForRangeStmt>(L)) {
     const VarDecl *V = R->getLoopVariable();
     if (auto *DD = dyn_cast<DecompositionDecl>(V)) {

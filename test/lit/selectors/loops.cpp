@@ -15,8 +15,10 @@
 // SPEC:     category: dataloader.fetch
 // SPEC:   - at: "drain > #loop"
 // SPEC:     category: user.drain
-// SPEC:   - at: "drain > #loop@55"
+// SPEC:   - at: "drain > #loop@57"
 // SPEC:     category: user.line
+// SPEC:   - at: "poll > #loop_item"
+// SPEC:     category: data.item
 // SPEC: watches:
 // SPEC:   - at: "train_epoch > #endloop_batch as step"
 
@@ -57,11 +59,22 @@ int drain(int n) {
   return n;
 }
 
-// SITES-DAG: loop dataloader.fetch fetch.iter {{.*}}loops.cpp:29 train_epoch #loop_batch
-// SITES-DAG: loop dataloader.fetch fetch.block {{.*}}loops.cpp:29 train_epoch #loop_batch
-// SITES-DAG: watch user step {{.*}}loops.cpp:29 train_epoch #endloop_batch :uint64_t
-// SITES-DAG: loop dataloader.fetch fetch.iter {{.*}}loops.cpp:38 train_epoch #loop_batch
-// SITES-DAG: loop pipeline.epoch epoch.block {{.*}}loops.cpp:45 train #loop_epoch
-// SITES-DAG: loop user.drain drain.block {{.*}}loops.cpp:53 drain #loop
+// SITES-DAG: loop dataloader.fetch fetch.iter {{.*}}loops.cpp:31 train_epoch #loop_batch
+// SITES-DAG: loop dataloader.fetch fetch.block {{.*}}loops.cpp:31 train_epoch #loop_batch
+// SITES-DAG: watch user step {{.*}}loops.cpp:31 train_epoch #endloop_batch :uint64_t
+// SITES-DAG: loop dataloader.fetch fetch.iter {{.*}}loops.cpp:40 train_epoch #loop_batch
+// SITES-DAG: loop pipeline.epoch epoch.block {{.*}}loops.cpp:47 train #loop_epoch
 // SITES-DAG: loop user.drain drain.block {{.*}}loops.cpp:55 drain #loop
-// SITES-DAG: loop user.line line.block {{.*}}loops.cpp:55 drain #loop@55
+// SITES-DAG: loop user.drain drain.block {{.*}}loops.cpp:57 drain #loop
+// SITES-DAG: loop user.line line.block {{.*}}loops.cpp:57 drain #loop@57
+
+// A while loop whose condition declares X is the loop over X.
+int next(int &n) { return n > 0 ? n-- : 0; }
+int poll(int n) {
+  int sum = 0;
+  while (int item = next(n))
+    sum += item;
+  // CHECK: {{^}}  { ::sonde::Loop sonde_loop_[[P:[0-9a-f]+]](sonde_site_[[P]]); while (int item = next(n))
+  // CHECK-NEXT: {{^}}    { ::sonde::Iteration sonde_iter_[[P]](sonde_loop_[[P]]); sum += item; } }
+  return sum;
+}
