@@ -32,3 +32,11 @@
 // RUN: cd %t && %sonde-rewrite --spec %S/Inputs/probes.yaml -p %t -j 2 --list-sites src/a.cpp src/b.cpp 2>/dev/null | FileCheck %s --check-prefix=SITES
 // SITES-DAG: region compute.step step src/a.cpp:1 step
 // SITES-DAG: region compute.step step src/b.cpp:1 step2
+//
+// --in-place refuses a file that changed since it was read: here the same
+// file twice, so the second result finds the first one's output.
+// RUN: cp %S/Inputs/a.cpp %t/src/a.cpp
+// RUN: cd %t && %not %sonde-rewrite --spec %S/Inputs/probes.yaml --in-place src/a.cpp src/a.cpp -- -std=c++17 2> %t/refused.txt
+// RUN: FileCheck %s --check-prefix=REFUSED --input-file %t/refused.txt
+// REFUSED: error: 'src/a.cpp' changed since it was read; not replaced
+// RUN: diff %t/out/src/a.cpp %t/src/a.cpp
