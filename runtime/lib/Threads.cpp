@@ -42,6 +42,7 @@ void onThreadExit(void *P) {
 
 void makeKey() { pthread_key_create(&ExitKey, onThreadExit); }
 
+
 ThreadRecord *allocate() {
   const Config &C = config();
   auto *R = new (std::nothrow) ThreadRecord;
@@ -96,10 +97,12 @@ uint16_t SinkFrames[MaxFrameSites];
 ThreadState Sink;
 
 ThreadState *attachThread(const char &) noexcept {
-  Sink.Stack = SinkStack;
-  Sink.Frames = SinkFrames;
   ensureInit();
-  pthread_once(&KeyOnce, makeKey);
+  pthread_once(&KeyOnce, [] {
+    makeKey();
+    Sink.Stack = SinkStack;
+    Sink.Frames = SinkFrames;
+  });
   bool Fresh = false;
   ThreadRecord *R = reuse();
   if (!R) {
