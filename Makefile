@@ -10,7 +10,7 @@ PREFIX ?= /usr/local
 CMAKE_FLAGS ?=
 CCACHE := $(shell command -v ccache 2>/dev/null)
 
-.PHONY: all build configure deps demo test bench install clean format
+.PHONY: all build configure deps demo test test-tsan bench install clean format
 
 all: build
 
@@ -37,6 +37,18 @@ build: configure
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 900
+
+# The runtime's own tests (threads, rings, exit paths) under ThreadSanitizer.
+# TSan cannot start threads in a forked child unless told to carry on, and
+# must leave SIGSEGV, SIGBUS and SIGFPE to the handlers under test.
+test-tsan:
+	@scripts/install-deps
+	cmake -S . -B $(BUILD)-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_CXX_COMPILER=$(CXX_FOR_SONDE) -DCMAKE_C_COMPILER=$(CC_FOR_SONDE) \
+	  -DSONDE_SANITIZE=thread -DSONDE_BUILD_ENGINE=OFF -DSONDE_BUILD_EXAMPLES=OFF \
+	  -DSONDE_BUILD_BENCH=OFF $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+	cmake --build $(BUILD)-tsan -j $(JOBS)
+	cd $(BUILD)-tsan && TSAN_OPTIONS="die_after_fork=0 handle_segv=0 handle_sigbus=0 handle_sigfpe=0" ctest --output-on-failure -j $(JOBS) -L runtime
 
 demo:
 	@scripts/install-deps --torch
