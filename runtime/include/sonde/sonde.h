@@ -32,9 +32,6 @@
 #include <type_traits>
 #include <utility>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-#endif
 
 #if defined(__GNUC__)
 #define SONDE_LIKELY(X) __builtin_expect(!!(X), 1)
@@ -275,7 +272,9 @@ SONDE_ALWAYS_INLINE void put64(char *P, uint64_t V) noexcept {
 /// off the hot path, with anchors the writer records in the trace.
 SONDE_ALWAYS_INLINE uint64_t now() noexcept {
 #if defined(__x86_64__) || defined(__i386__)
-  return __rdtsc();
+  // The builtin, not <x86intrin.h>: that header costs every instrumented
+  // translation unit about 0.35 s of compile time.
+  return __builtin_ia32_rdtsc();
 #elif defined(__aarch64__)
   uint64_t V;
   asm volatile("mrs %0, cntvct_el0" : "=r"(V));
