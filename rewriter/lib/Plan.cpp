@@ -273,7 +273,10 @@ SiteRef PlanBuilder::addSite(const Probe &Pr, const HostFunction &F,
     Flags |= 1;
   if (Pr.Mode == ModeKind::Instant && Kind == "region")
     Flags |= 2;
-  if (!ArgNames.empty() && Pr.contextArgs())
+  // A point event's args are pushed just around it, so marking them as
+  // context gives them to that one record and nothing else.
+  bool Point = Kind == "watch" || Kind == "instant";
+  if (!ArgNames.empty() && (Pr.contextArgs() || Point))
     Flags |= 4;
   Flags |= unsigned(Pr.Summary) << 3;
   Site.Flags = Flags;
