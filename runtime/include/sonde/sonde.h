@@ -784,14 +784,16 @@ private:
 ///   for (auto &Batch : sonde::iterate(FetchSite, BlockSite, *Loader))
 ///
 /// An rvalue range is moved into the wrapper, so `for (x : make())` keeps
-/// its temporary alive exactly as the plain loop does.
+/// its temporary alive exactly as the plain loop does. Without a `Body`
+/// site only the fetch is recorded (see iterateFetch), and `On` false
+/// records nothing.
 template <class R> class Iterated {
   using Inner = decltype(std::begin(std::declval<R &>()));
   using InnerEnd = decltype(std::end(std::declval<R &>()));
 
 public:
-  Iterated(const Site &Fetch, const Site &Body, R &&Range) noexcept
-      : Range(std::forward<R>(Range)), Fetch(Fetch), Body(Body) {}
+  Iterated(bool On, const Site &Fetch, const Site *Body, R &&Range) noexcept
+      : Range(std::forward<R>(Range)), Fetch(Fetch), Body(Body), On(On) {}
   ~Iterated() { closeBody(); }
   Iterated(const Iterated &) = delete;
   Iterated &operator=(const Iterated &) = delete;
@@ -827,13 +829,17 @@ public:
 
 private:
   void fetched() noexcept {
+    if (!On)
+      return;
     uint64_t Tsc = now();
     if (uint32_t Id = rt::detail::activeId(Fetch)) {
       rt::ThreadState *T = rt::detail::thread();
       rt::detail::open(T, Id, FetchStart);
       rt::detail::close(T, Tsc, Index);
     }
-    if (uint32_t Id = rt::detail::activeId(Body)) {
+    if (!Body)
+      return;
+    if (uint32_t Id = rt::detail::activeId(*Body)) {
       BodyThread = rt::detail::thread();
       rt::detail::open(BodyThread, Id, Tsc);
     }
@@ -848,7 +854,8 @@ private:
 
   R Range;
   const Site &Fetch;
-  const Site &Body;
+  const Site *Body;
+  bool On;
   uint64_t FetchStart = 0;
   uint64_t Index = 0;
   rt::ThreadState *BodyThread = nullptr;
@@ -857,7 +864,7 @@ private:
 /// Deduces whether to keep the range by reference (lvalue) or by value.
 template <class R>
 Iterated<R> iterate(const Site &Fetch, const Site &Body, R &&Range) noexcept {
-  return Iterated<R>(Fetch, Body, std::forward<R>(Range));
+  return Iterated<R>(true, Fetch, &Body, std::forward<R>(Range));
 }
 
 //===----------------------------------------------------------------------===//
@@ -1100,67 +1107,11 @@ SONDE_ALWAYS_INLINE T &&passRef(const Site &S, T &&V) noexcept {
 }
 
 /// A range-for whose body is recorded separately (a CondIteration with
-/// args or a guard): records only `<name>.iter`, the fetch, per iteration.
-template <class R> class FetchRange {
-  using Inner = decltype(std::begin(std::declval<R &>()));
-  using InnerEnd = decltype(std::end(std::declval<R &>()));
-
-public:
-  FetchRange(bool On, const Site &Fetch, R &&Range) noexcept
-      : Range(std::forward<R>(Range)), Fetch(Fetch), On(On) {}
-  FetchRange(const FetchRange &) = delete;
-  FetchRange &operator=(const FetchRange &) = delete;
-
-  class iterator {
-  public:
-    iterator(Inner It, FetchRange *Owner) : It(std::move(It)), Owner(Owner) {}
-    decltype(auto) operator*() {
-      decltype(auto) V = *It;
-      Owner->fetched();
-      return V;
-    }
-    iterator &operator++() {
-      Owner->Start = now();
-      ++It;
-      return *this;
-    }
-    template <class E> bool operator!=(const E &End) const {
-      return It != End;
-    }
-
-  private:
-    Inner It;
-    FetchRange *Owner;
-  };
-
-  iterator begin() {
-    Start = now();
-    return iterator(std::begin(Range), this);
-  }
-  InnerEnd end() { return std::end(Range); }
-
-private:
-  void fetched() noexcept {
-    uint64_t Tsc = now();
-    if (On)
-      if (uint32_t Id = rt::detail::activeId(Fetch)) {
-        rt::ThreadState *T = rt::detail::thread();
-        rt::detail::open(T, Id, Start);
-        rt::detail::close(T, Tsc, Index);
-      }
-    ++Index;
-  }
-
-  R Range;
-  const Site &Fetch;
-  bool On;
-  uint64_t Start = 0;
-  uint64_t Index = 0;
-};
-
+/// args or a guard): records only `<name>.iter`, the fetch, per iteration,
+/// and only when `On`.
 template <class R>
-FetchRange<R> iterateFetch(bool On, const Site &Fetch, R &&Range) noexcept {
-  return FetchRange<R>(On, Fetch, std::forward<R>(Range));
+Iterated<R> iterateFetch(bool On, const Site &Fetch, R &&Range) noexcept {
+  return Iterated<R>(On, Fetch, nullptr, std::forward<R>(Range));
 }
 
 /// A call site nested in a larger expression: a region around exactly the
