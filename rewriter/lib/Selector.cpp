@@ -494,21 +494,13 @@ private:
                    Name.find_first_of(":*?~") == StringRef::npos;
       if (auto E = refusedItemSuffix())
         return std::move(E);
-      if (peek() == ':' && peek(1) != ':' && F.BareName) {
-        // `loss:float` as the last frame: a variable with a type filter.
-        Pos = NameStart;
-        auto I = parseItem();
-        if (!I)
-          return I.takeError();
-        F.Func.reset();
-        F.BareName = false;
-        F.Items.push_back(std::move(*I));
-        F.Length = Pos - F.Offset;
-        return F;
-      }
+      // `loss:float` (a type filter) or `loss as l` (a rename) as the last
+      // frame: a variable, so the frame is reparsed as an item.
+      bool Typed = peek() == ':' && peek(1) != ':';
       skipSpace();
-      if (Text.substr(Pos).starts_with("as") && !isIdentChar(peek(2)) &&
-          F.BareName) {
+      bool Renamed =
+          Text.substr(Pos).starts_with("as") && !isIdentChar(peek(2));
+      if (F.BareName && (Typed || Renamed)) {
         Pos = NameStart;
         auto I = parseItem();
         if (!I)
