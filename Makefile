@@ -9,6 +9,11 @@ JOBS ?= 2
 PREFIX ?= /usr/local
 CMAKE_FLAGS ?=
 CCACHE := $(shell command -v ccache 2>/dev/null)
+# ccache keys on paths relative to the checkout, so a fresh clone (CI) or a
+# second worktree reuses objects compiled elsewhere; debug info keeps the
+# build's own directory out of the key.
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := 1
 
 .PHONY: all build configure deps demo test test-tsan bench install clean format
 
