@@ -96,8 +96,15 @@ macro(_sonde_instrument_plugin)
       "-DCMAKE_CXX_COMPILER=clang++-${SONDE_PLUGIN_CLANG_MAJOR}, or use "
       "MODE rewrite, which works with any compiler.")
   endif()
+  # The runtime header is also included on the command line, although the
+  # plugin includes it itself where it inserts probes: so it is a real
+  # dependency of every object (in -MD files, so a changed sonde.h rebuilds
+  # them, and in ccache's key, so a cache never serves an object compiled
+  # against another header), and -save-temps' .ii files contain it (a .ii
+  # can include nothing). Joined, so CMake cannot merge a repeated -include.
   set(_flags "-fplugin=${SONDE_PLUGIN}" "-fplugin-arg-sonde-spec=${_spec}"
-             "-fplugin-arg-sonde-spec-sha256=${_hash}")
+             "-fplugin-arg-sonde-spec-sha256=${_hash}"
+             "-includesonde/sonde.h")
   if(ARG_SOURCES)
     set_property(SOURCE ${_sources} TARGET_DIRECTORY ${ARG_TARGET}
                  APPEND PROPERTY COMPILE_OPTIONS ${_flags})
