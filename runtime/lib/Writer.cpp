@@ -676,6 +676,7 @@ void *writerMain(void *) {
   WriterState &W = state();
   unsigned IdlePasses = 0;
   uint64_t LastWrite = clockNs(CLOCK_MONOTONIC);
+  uint64_t LastPass = LastWrite;
   for (;;) {
     uint64_t Moved = 0;
     uint64_t Left = 0;
@@ -706,10 +707,25 @@ void *writerMain(void *) {
     // Only a ring filling up gets drained again at once; idle rings get
     // visited less and less often.
     IdlePasses = Moved ? 0 : IdlePasses + 1;
-    if (Left > (config().RingBytes >> 2))
+    uint64_t Quarter = config().RingBytes >> 2;
+    if (Left > Quarter)
       continue;
-    auto Wait = std::chrono::microseconds(
-        Moved ? 200 : (IdlePasses < 8 ? 1000 : 10000));
+    uint64_t Now = clockNs(CLOCK_MONOTONIC);
+    uint64_t Elapsed = Now - LastPass;
+    LastPass = Now;
+    auto Wait = std::chrono::microseconds(IdlePasses < 8 ? 1000 : 10000);
+    if (Moved) {
+      // Sleep for half the time the rings would take to fill another
+      // quarter at the rate just seen (all of it counted against one ring,
+      // to be safe): a fast producer gets a pass every 200 us, a training
+      // loop recording a few records per step one every 20 ms, and neither
+      // pays for wake-ups it does not need (each costs the program a
+      // context switch on a busy machine).
+      double NsPerByte = double(Elapsed) / double(Moved);
+      double FillNs = double(Quarter - Left) * NsPerByte;
+      uint64_t Us = static_cast<uint64_t>(FillNs / 2000);
+      Wait = std::chrono::microseconds(Us < 200 ? 200 : Us > 20000 ? 20000 : Us);
+    }
     C.Wake.wait_for(G, Wait, [&] { return C.Stop || WakeRequested.load(); });
     if (C.Stop)
       break;
