@@ -6,6 +6,8 @@
 #include "sonde/trace.h"
 
 #include <cstdio>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace sonde::trace {
@@ -16,6 +18,42 @@ void exportJsonl(const std::vector<Trace> &Traces, std::FILE *Out);
 /// regions as X events, instants as i events, numeric watches as counters,
 /// process and thread names as M events. Times in microseconds.
 void exportChrome(const std::vector<Trace> &Traces, std::FILE *Out);
+/// DFTracer's trace format (its release writer): "[", one JSON object per
+/// line, "]". Regions are complete events (ph X, integer microseconds) with
+/// args {hhash, level, epoch, step, ...}; instants and watches are X events
+/// of duration 0 (a watch's value in args.value); ph M lines name the
+/// process, threads, host hash (HH) and rank (PR).
+void exportDftracer(const std::vector<Trace> &Traces, std::FILE *Out);
+/// TrainCheck's JSON lines: API records ("function_call (pre)" and
+/// "(post)", with func_call_id, process_id, thread_id, meta_vars, function,
+/// args, kwargs, return_values, time) and variable records (var_name,
+/// var_type, mode, attributes, meta_vars, time), each process in time order.
+void exportTraincheck(const std::vector<Trace> &Traces, std::FILE *Out);
+/// The watches as CSV (RFC 4180): one row per watch record, a column per
+/// context arg and per member of structured values.
+void exportCsv(const std::vector<Trace> &Traces, std::FILE *Out);
+
+/// Puts several processes on one timeline (docs/exports.md, "merge"):
+/// files from one boot of one host are placed on their shared monotonic
+/// clock; a pid used by two files is renumbered. Sorts by rank. Returns
+/// notes for the user (what was corrected, what could not be).
+std::vector<std::string> alignClocks(std::vector<Trace> &Traces);
+
+struct ReportOptions {
+  std::string Title;
+  std::string Step; ///< the region to show as one step; empty: chosen
+};
+/// `sonde report`: one self-contained HTML page. False with `Error` set
+/// when the options name something the traces lack.
+bool writeReport(const std::vector<Trace> &Traces, const ReportOptions &O,
+                 std::FILE *Out, std::string &Error);
+
+/// Opens an output file; a name ending in `.gz` is written gzip-compressed.
+std::FILE *openOutput(const std::string &Path, std::string &Error);
+
+/// FNV-1a, the hash DFTracer exports use for host names.
+uint32_t stringHash(std::string_view S);
+
 /// Per file: the process, how it ended, drops, sites and threads (needs no
 /// events, see readTrace's `Events`).
 void printInfo(const std::vector<Trace> &Traces, bool Json, std::FILE *Out);

@@ -19,7 +19,7 @@ namespace sonde::format {
 /// "SONDETRC", then u16 major, u16 minor, u32 reserved: 16 bytes.
 constexpr char Magic[8] = {'S', 'O', 'N', 'D', 'E', 'T', 'R', 'C'};
 constexpr uint16_t Major = 1;
-constexpr uint16_t Minor = 0;
+constexpr uint16_t Minor = 1; ///< 1.1: the Process block ends with the boot id
 constexpr size_t FileHeaderSize = 16;
 
 /// Every block: u8 type, u32 little-endian payload length, payload.

@@ -42,10 +42,6 @@ struct ThreadDecode {
   bool Valid = false;
 };
 
-struct Anchor {
-  uint64_t Tsc, RealNs;
-};
-
 class Decoder {
 public:
   Decoder(Trace &T) : T(T) {}
@@ -57,7 +53,7 @@ public:
   Trace &T;
   std::unordered_map<uint32_t, std::string> Strings;
   std::map<uint32_t, ThreadDecode> Threads;
-  std::vector<Anchor> Anchors;
+  std::vector<ClockAnchor> &Anchors = T.Anchors;
   std::map<uint32_t, uint64_t> Dropped;
   uint64_t MaxTsc = 0;
   uint64_t EndTsc = 0;
@@ -278,12 +274,15 @@ void Decoder::block(Block B, Cursor &C, bool Torn) {
     P.Host = readStr(C);
     P.Program = readStr(C);
     P.StartNs = static_cast<int64_t>(C.varint());
+    if (C.ok() && !C.atEnd()) // format 1.1 appends the boot id
+      P.BootId = readStr(C);
     break;
   }
   case Block::Clock: {
-    Anchor A;
+    ClockAnchor A;
     A.Tsc = C.varint();
-    A.RealNs = C.varint();
+    A.RealNs = static_cast<int64_t>(C.varint());
+    A.MonoNs = static_cast<int64_t>(C.varint());
     if (C.ok())
       Anchors.push_back(A);
     break;
@@ -388,10 +387,10 @@ void Decoder::finish() {
   int64_t BaseNs = T.Process.StartNs;
   if (!Anchors.empty()) {
     BaseTsc = Anchors.front().Tsc;
-    BaseNs = static_cast<int64_t>(Anchors.front().RealNs);
-    const Anchor &L = Anchors.back();
+    BaseNs = Anchors.front().RealNs;
+    const ClockAnchor &L = Anchors.back();
     if (Anchors.size() >= 2 && L.Tsc > BaseTsc)
-      Rate = static_cast<double>(static_cast<int64_t>(L.RealNs) - BaseNs) /
+      Rate = static_cast<double>(L.RealNs - BaseNs) /
              static_cast<double>(L.Tsc - BaseTsc);
   }
   T.NsPerTick = Rate;

@@ -233,6 +233,19 @@ bool openFile(WriterState &W) {
   P = putString(P, Host);
   P = putString(P, program_invocation_short_name);
   P = putVarint(P, config().StartNs);
+  // Format 1.1: the boot id, so `sonde merge` knows which files share
+  // CLOCK_MONOTONIC. open/read only: this may run on the crash path.
+  char Boot[64] = {};
+  int BootFd = ::open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+  if (BootFd >= 0) {
+    ssize_t N = ::read(BootFd, Boot, sizeof Boot - 1);
+    ::close(BootFd);
+    Boot[N > 0 ? N : 0] = '\0';
+    for (char *C = Boot; *C; ++C)
+      if (*C == '\n')
+        *C = '\0';
+  }
+  P = putString(P, Boot, sizeof Boot);
   endBlock(W, P);
   writeClock(W);
   return true;

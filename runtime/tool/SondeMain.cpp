@@ -1,18 +1,21 @@
 //===- SondeMain.cpp - The `sonde` trace tool -----------------------------===//
 //
 //   sonde summary TRACE... [--json]
-//   sonde export  TRACE... --format jsonl|chrome [-o FILE]
+//   sonde export  TRACE... --format jsonl|chrome|dftracer|traincheck|csv [-o FILE]
+//   sonde merge   TRACE... -o FILE [--format F]
+//   sonde report  TRACE... -o report.html [--step NAME] [--title TEXT]
 //   sonde dump    TRACE
 //   sonde info    TRACE... [--json]
 //
 // TRACE is a .sonde file or a directory of them. Exit status: 0 done,
-// 1 a trace could not be read, 2 usage errors.
+// 1 a trace could not be read or the output not written, 2 usage errors.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Export.h"
 #include "sonde/trace.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -27,9 +30,18 @@ const char Usage[] =
     "\n"
     "commands:\n"
     "  summary TRACE... [--json]   time per category and name, watches\n"
-    "  export  TRACE... --format jsonl|chrome [-o FILE]\n"
-    "                              records as JSON lines, or a Chrome trace\n"
-    "                              for Perfetto (ui.perfetto.dev: Open trace)\n"
+    "  export  TRACE... --format FORMAT [-o FILE]\n"
+    "                              jsonl: records as JSON lines; chrome: for\n"
+    "                              Perfetto (ui.perfetto.dev); dftracer: .pfw\n"
+    "                              for DFAnalyzer; traincheck: TrainCheck's\n"
+    "                              JSONL; csv: the watched values\n"
+    "  merge   TRACE... -o FILE [--format FORMAT]\n"
+    "                              several processes or ranks on one timeline\n"
+    "                              (format from FILE: .json chrome, .jsonl,\n"
+    "                              .pfw dftracer, .csv; .gz compresses)\n"
+    "  report  TRACE... -o report.html [--step NAME] [--title TEXT]\n"
+    "                              one self-contained HTML page: time by\n"
+    "                              category and name, one step, the watches\n"
     "  dump    TRACE               every record, readable\n"
     "  info    TRACE... [--json]   process, end, drops, sites; no events read\n"
     "\n"
@@ -45,8 +57,53 @@ struct Options {
   std::vector<std::string> Inputs;
   std::string Format;
   std::string Output;
+  std::string Step, Title;
   bool Json = false;
 };
+
+const char *const Formats[] = {"jsonl", "chrome", "dftracer", "traincheck",
+                               "csv"};
+
+bool knownFormat(const std::string &F) {
+  for (const char *K : Formats)
+    if (F == K)
+      return true;
+  return false;
+}
+
+bool endsWith(const std::string &S, const std::string &Suffix) {
+  return S.size() >= Suffix.size() &&
+         S.compare(S.size() - Suffix.size(), Suffix.size(), Suffix) == 0;
+}
+
+/// merge's format from its output name: trace.json, run.pfw(.gz)...
+std::string formatFromName(std::string Name) {
+  if (endsWith(Name, ".gz"))
+    Name.resize(Name.size() - 3);
+  if (endsWith(Name, ".jsonl"))
+    return "jsonl";
+  if (endsWith(Name, ".json"))
+    return "chrome";
+  if (endsWith(Name, ".pfw"))
+    return "dftracer";
+  if (endsWith(Name, ".csv"))
+    return "csv";
+  return "";
+}
+
+void exportAs(const std::string &Format, const std::vector<Trace> &Traces,
+              std::FILE *Out) {
+  if (Format == "jsonl")
+    exportJsonl(Traces, Out);
+  else if (Format == "chrome")
+    exportChrome(Traces, Out);
+  else if (Format == "dftracer")
+    exportDftracer(Traces, Out);
+  else if (Format == "traincheck")
+    exportTraincheck(Traces, Out);
+  else
+    exportCsv(Traces, Out);
+}
 
 bool loadAll(const Options &O, std::vector<Trace> &Traces,
              bool Events = true) {
@@ -84,7 +141,7 @@ int main(int Argc, char **Argv) {
     return 0;
   }
   if (O.Command == "--version") {
-    std::puts("sonde 0.1.0 (trace format 1)");
+    std::puts("sonde 0.1.0 (trace format 1.1)");
     return 0;
   }
   for (int I = 2; I < Argc; ++I) {
@@ -107,6 +164,13 @@ int main(int Argc, char **Argv) {
       if (!Value("-o"))
         return usageError("'" + A + "' needs a value");
       O.Output = Argv[++I];
+    } else if (A == "--step" || A == "--title") {
+      if (O.Command != "report")
+        return usageError("'" + A + "' is an option of 'report', not of '" +
+                          O.Command + "'");
+      if (!Value(A.c_str()))
+        return usageError("'" + A + "' needs a value");
+      (A == "--step" ? O.Step : O.Title) = Argv[++I];
     } else if (A.size() > 1 && A[0] == '-') {
       return usageError("unknown option '" + A + "' for '" + O.Command + "'");
     } else {
@@ -114,16 +178,35 @@ int main(int Argc, char **Argv) {
     }
   }
   bool Known = O.Command == "summary" || O.Command == "export" ||
-               O.Command == "dump" || O.Command == "info";
+               O.Command == "dump" || O.Command == "info" ||
+               O.Command == "merge" || O.Command == "report";
   if (!Known)
     return usageError("unknown command '" + O.Command + "'");
   if (O.Inputs.empty())
     return usageError("'" + O.Command + "' needs a trace file or directory");
+  bool TakesFormat = O.Command == "export" || O.Command == "merge";
+  if (!O.Format.empty() && !TakesFormat)
+    return usageError("'--format' is an option of 'export' and 'merge', not "
+                      "of '" + O.Command + "'");
+  if (O.Json && O.Command != "summary" && O.Command != "info")
+    return usageError("'--json' is an option of 'summary' and 'info', not of '" +
+                      O.Command + "'");
+  if ((O.Command == "merge" || O.Command == "report") && O.Output.empty())
+    return usageError("'" + O.Command + "' needs -o FILE" +
+                      (O.Command == "report" ? " (an .html file)" : ""));
+  if (O.Command == "merge" && O.Format.empty()) {
+    O.Format = formatFromName(O.Output);
+    if (O.Format.empty())
+      return usageError("cannot tell the format from '" + O.Output +
+                        "' (.json, .jsonl, .pfw, .pfw.gz, .csv); give "
+                        "--format jsonl|chrome|dftracer|traincheck|csv");
+  }
   if (O.Command == "export" && O.Format.empty())
-    return usageError("'export' needs --format jsonl|chrome");
-  if (O.Command == "export" && O.Format != "jsonl" && O.Format != "chrome")
+    return usageError(
+        "'export' needs --format jsonl|chrome|dftracer|traincheck|csv");
+  if (TakesFormat && !knownFormat(O.Format))
     return usageError("unknown export format '" + O.Format +
-                      "' (expected jsonl or chrome)");
+                      "' (expected jsonl, chrome, dftracer, traincheck or csv)");
   if (O.Command == "dump" && O.Inputs.size() != 1)
     return usageError("'dump' reads one trace");
 
@@ -131,33 +214,53 @@ int main(int Argc, char **Argv) {
   if (!loadAll(O, Traces, O.Command != "info"))
     return 1;
 
+  if (O.Command == "merge" || O.Command == "report") {
+    for (const std::string &Note : alignClocks(Traces))
+      std::fprintf(stderr, "sonde: note: %s\n", Note.c_str());
+  }
+
   std::FILE *Out = stdout;
-  if (!O.Output.empty()) {
-    Out = std::fopen(O.Output.c_str(), "wb");
+  bool ToFile = !O.Output.empty() && O.Output != "-";
+  if (ToFile) {
+    std::string Error;
+    Out = openOutput(O.Output, Error);
     if (!Out) {
-      std::fprintf(stderr, "sonde: error: %s: cannot write: %s\n",
-                   O.Output.c_str(), std::strerror(errno));
+      std::fprintf(stderr, "sonde: error: %s\n", Error.c_str());
       return 1;
     }
   }
-  if (O.Command == "summary") {
+  if (O.Command == "report") {
+    std::string Error;
+    if (O.Title.empty()) {
+      O.Title = Traces.empty() ? "sonde report"
+                               : Traces[0].Process.Program + ": sonde report";
+    }
+    ReportOptions RO{O.Title, O.Step};
+    if (!writeReport(Traces, RO, Out, Error)) {
+      if (ToFile) {
+        std::fclose(Out);
+        std::remove(O.Output.c_str());
+      }
+      std::fprintf(stderr, "sonde: error: %s\n", Error.c_str());
+      return 1;
+    }
+  } else   if (O.Command == "summary") {
     if (O.Json)
       printSummaryJson(Traces, Out);
     else
       printSummary(Traces, Out);
-  } else if (O.Command == "export") {
-    if (O.Format == "jsonl")
-      exportJsonl(Traces, Out);
-    else
-      exportChrome(Traces, Out);
+  } else if (O.Command == "export" || O.Command == "merge") {
+    exportAs(O.Format, Traces, Out);
   } else if (O.Command == "info") {
     printInfo(Traces, O.Json, Out);
   } else {
     for (const Trace &T : Traces)
       dumpTrace(T, Out);
   }
-  if (Out != stdout && std::fclose(Out) != 0) {
-    std::fprintf(stderr, "sonde: error: %s: write failed\n", O.Output.c_str());
+  if (ToFile ? std::fclose(Out) != 0 : std::fflush(Out) != 0) {
+    std::fprintf(stderr, "sonde: error: %s: write failed: %s\n",
+                 ToFile ? O.Output.c_str() : "standard output",
+                 std::strerror(errno));
     return 1;
   }
   return 0;

@@ -106,11 +106,21 @@ struct ProcessInfo {
   uint64_t Pid = 0, PPid = 0;
   int64_t Rank = 0;
   std::string Host, Program;
+  /// The kernel's boot id (format 1.1): processes with the same one share
+  /// CLOCK_MONOTONIC, which `sonde merge` aligns them with. Empty in 1.0.
+  std::string BootId;
   int64_t StartNs = 0;
   bool Ended = false; ///< an End block was read
   std::string How;    ///< exit, quick_exit, signal:SIGTERM, crash:SIGSEGV...
   int64_t EndNs = 0;
   uint64_t Dropped = 0;
+};
+
+/// A Clock block: one instant read on three clocks.
+struct ClockAnchor {
+  uint64_t Tsc = 0;
+  int64_t RealNs = 0; ///< CLOCK_REALTIME
+  int64_t MonoNs = 0; ///< CLOCK_MONOTONIC
 };
 
 struct Trace {
@@ -123,6 +133,9 @@ struct Trace {
   /// The distinct arg sets events point to (Events[i].A).
   std::vector<std::unique_ptr<Args>> ArgSets;
   double NsPerTick = 1.0;
+  /// Every clock anchor, in file order (Events' times are already on the
+  /// wall clock through the first and last of them).
+  std::vector<ClockAnchor> Anchors;
 
   /// False when the file ends inside a block (a crash or a kill mid-write):
   /// every record before the tear is in Events.

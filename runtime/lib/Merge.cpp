@@ -1,0 +1,129 @@
+//===- Merge.cpp - Several processes or ranks on one timeline -------------===//
+//
+// Every file's times are already nanoseconds since the Unix epoch, read
+// through its own CLOCK_REALTIME anchors. That is not enough to merge: the
+// wall clock can be stepped (NTP, an admin) between one process's anchors
+// and another's, so two processes of one run can disagree by milliseconds.
+// Processes of one boot of one machine share CLOCK_MONOTONIC, which never
+// steps; every Clock anchor records it next to the wall clock. So files
+// with the same boot id are placed on their monotonic clock, shifted by one
+// offset for the whole group (the median of realtime - monotonic over all
+// the group's anchors). Groups (hosts) are placed relative to each other by
+// their wall clocks, which is as good as their NTP synchronisation.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Export.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <set>
+
+namespace sonde::trace {
+namespace {
+
+bool hasMonotonic(const Trace &T) {
+  return !T.Process.BootId.empty() && !T.Anchors.empty() &&
+         T.Anchors.front().MonoNs > 0;
+}
+
+/// Moves a trace from its wall-clock line to `Off` + its monotonic line.
+/// Returns the shift at its first anchor.
+int64_t placeOnMonotonic(Trace &T, int64_t Off) {
+  const ClockAnchor &F = T.Anchors.front(), &L = T.Anchors.back();
+  double Ratio = 1.0;
+  if (L.RealNs != F.RealNs && L.MonoNs != F.MonoNs)
+    Ratio = static_cast<double>(L.MonoNs - F.MonoNs) /
+            static_cast<double>(L.RealNs - F.RealNs);
+  auto Map = [&](int64_t Real) {
+    return F.MonoNs + Off +
+           static_cast<int64_t>(
+               std::llround(static_cast<double>(Real - F.RealNs) * Ratio));
+  };
+  for (Event &E : T.Events) {
+    int64_t Start = Map(E.Ts);
+    if (E.Kind == EventKind::Region)
+      E.Dur = Map(E.Ts + E.Dur) - Start;
+    E.Ts = Start;
+  }
+  T.Process.StartNs = Map(T.Process.StartNs);
+  T.Process.EndNs = Map(T.Process.EndNs);
+  return F.MonoNs + Off - F.RealNs;
+}
+
+std::string label(const Trace &T) {
+  return T.Path + " (" + T.Process.Program + " rank " +
+         std::to_string(T.Process.Rank) + " pid " +
+         std::to_string(T.Process.Pid) + ")";
+}
+
+} // namespace
+
+std::vector<std::string> alignClocks(std::vector<Trace> &Traces) {
+  std::vector<std::string> Notes;
+  std::map<std::string, std::vector<size_t>> Groups; // by boot id
+  for (size_t I = 0; I < Traces.size(); ++I) {
+    if (hasMonotonic(Traces[I]))
+      Groups[Traces[I].Process.BootId].push_back(I);
+    else
+      Notes.push_back(label(Traces[I]) +
+                      ": no boot id or monotonic anchor (format 1.0 file); "
+                      "placed by its wall clock");
+  }
+  for (auto &[Boot, Members] : Groups) {
+    std::vector<int64_t> Offsets;
+    for (size_t I : Members)
+      for (const ClockAnchor &A : Traces[I].Anchors)
+        Offsets.push_back(A.RealNs - A.MonoNs);
+    std::nth_element(Offsets.begin(), Offsets.begin() + Offsets.size() / 2,
+                     Offsets.end());
+    int64_t Off = Offsets[Offsets.size() / 2];
+    for (size_t I : Members) {
+      int64_t Shift = placeOnMonotonic(Traces[I], Off);
+      if (std::llabs(Shift) >= 1000000)
+        Notes.push_back(label(Traces[I]) + ": its wall clock was " +
+                        std::to_string(Shift / 1000000) +
+                        " ms off its host's monotonic clock; corrected");
+    }
+  }
+  if (Groups.size() > 1)
+    Notes.push_back(std::to_string(Groups.size()) +
+                    " hosts or boots: placed relative to each other by "
+                    "their wall clocks (as close as their NTP sync)");
+
+  // One track per process: a pid seen twice (two hosts, or a reused pid)
+  // gets a number above Linux's largest pid.
+  std::set<uint64_t> Seen;
+  uint64_t Next = uint64_t(1) << 22;
+  for (Trace &T : Traces) {
+    if (Seen.insert(T.Process.Pid).second)
+      continue;
+    while (Seen.count(Next))
+      ++Next;
+    Notes.push_back(label(T) + ": pid already used by another file; shown as pid " +
+                    std::to_string(Next));
+    T.Process.Pid = Next;
+    Seen.insert(Next++);
+  }
+  std::vector<size_t> Order(Traces.size());
+  for (size_t I = 0; I < Order.size(); ++I)
+    Order[I] = I;
+  std::sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+    const ProcessInfo &PA = Traces[A].Process, &PB = Traces[B].Process;
+    if (PA.Rank != PB.Rank)
+      return PA.Rank < PB.Rank;
+    if (PA.StartNs != PB.StartNs)
+      return PA.StartNs < PB.StartNs;
+    return A < B;
+  });
+  std::vector<Trace> Sorted;
+  Sorted.reserve(Traces.size());
+  for (size_t I : Order)
+    Sorted.push_back(std::move(Traces[I]));
+  Traces = std::move(Sorted);
+  return Notes;
+}
+
+} // namespace sonde::trace
