@@ -40,7 +40,9 @@ configure: $(BUILD)/build.ninja
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
+# Chromium renders `sonde report` in the report test.
 test: build
+	@scripts/install-deps --torch --report
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 900
 
 # The runtime's own tests (threads, rings, exit paths) under ThreadSanitizer.

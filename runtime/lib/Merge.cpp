@@ -84,8 +84,10 @@ std::vector<std::string> alignClocks(std::vector<Trace> &Traces) {
       int64_t Shift = placeOnMonotonic(Traces[I], Off);
       if (std::llabs(Shift) >= 1000000)
         Notes.push_back(label(Traces[I]) + ": its wall clock was " +
-                        std::to_string(Shift / 1000000) +
-                        " ms off its host's monotonic clock; corrected");
+                        std::to_string(std::llabs(Shift) / 1000000) + " ms " +
+                        (Shift < 0 ? "ahead of" : "behind") +
+                        " the other files of its boot; placed by the "
+                        "monotonic clock instead");
     }
   }
   if (Groups.size() > 1)

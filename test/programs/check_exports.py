@@ -2,17 +2,22 @@
 """End-to-end check of the `sonde` tool on a real trace.
 
 Runs the handwritten example (probes written with libsonde's API) in a fresh
-directory, then checks what `sonde export --format jsonl|chrome`, `summary
---json`, `info` and `dump` print, and that bad invocations fail with the
-documented exit codes. Usage: check_exports.py SONDE HANDWRITTEN
+directory, then checks what `sonde export --format
+jsonl|chrome|dftracer|traincheck|csv`, `merge`, `summary --json`, `info` and
+`dump` print, and that bad invocations fail with the documented exit codes.
+Merge is checked on two ranks of the example and on a forked process
+(exit-paths). Usage: check_exports.py SONDE HANDWRITTEN EXIT_PATHS
 """
+import csv
+import gzip
+import io
 import json
 import os
 import subprocess
 import sys
 import tempfile
 
-SONDE, PROGRAM = sys.argv[1], sys.argv[2]
+SONDE, PROGRAM, EXIT_PATHS = sys.argv[1], sys.argv[2], sys.argv[3]
 failures = []
 checks = 0
 
@@ -93,6 +98,109 @@ x0 = next(e for e in ev if e["ph"] == "X" and e["name"] == "train")
 check(abs(x0["ts"] - train["ts"] / 1000) < 1 and abs(x0["dur"] - train["dur"] / 1000) < 1,
       "chrome times are the JSONL times in microseconds")
 
+# --- DFTracer (.pfw: "[", JSON lines, "]") ------------------------------------
+def dftracer_lines(text):
+    lines = text.splitlines()
+    check(lines[0] == "[" and lines[-1] == "]", "dftracer: [ first and ] last")
+    return [json.loads(l) for l in lines[1:-1]]
+
+
+dft = dftracer_lines(run("export", tmp, "--format", "dftracer").stdout)
+xs = [e for e in dft if e["ph"] == "X"]
+ms = [e for e in dft if e["ph"] == "M"]
+for e in dft:
+    for field in ("id", "name", "cat", "pid", "tid", "ph", "args"):
+        check(field in e, f"dftracer line has '{field}': {e}")
+for e in xs:
+    check(isinstance(e["ts"], int) and isinstance(e["dur"], int) and e["dur"] >= 0,
+          f"dftracer ts and dur are integer microseconds: {e}")
+    check("hhash" in e["args"] and "level" in e["args"], f"dftracer args hhash, level: {e}")
+check(len({e["id"] for e in dft}) == len(dft), "dftracer ids are unique")
+check({"process_name", "thread_name", "HH"} <= {e["name"] for e in ms}, "dftracer metadata lines")
+hh = next(e for e in ms if e["name"] == "HH")
+check(all(e["args"]["hhash"] == hh["args"]["value"] for e in xs), "every event's hhash is the HH line's")
+dfwd = [e for e in xs if e["name"] == "forward"]
+check(len(dfwd) == EPOCHS * BATCHES and [e["args"]["epoch"] for e in dfwd] == [r["args"]["epoch"] for r in fwd],
+      "dftracer forward events carry the epoch")
+check(all(d["ts"] == r["ts"] // 1000 for d, r in zip(dfwd, fwd)), "dftracer ts is the JSONL time in whole us")
+check(sum(1 for e in xs if e["name"] == "loss" and "value" in e["args"]) == EPOCHS, "dftracer: loss values")
+pfw = os.path.join(tmp, "out", "run.pfw.gz")
+os.makedirs(os.path.dirname(pfw))
+run("export", tmp, "--format", "dftracer", "-o", pfw)
+with gzip.open(pfw, "rt") as f:
+    check(dftracer_lines(f.read()) == dft, ".pfw.gz is the gzip of the same lines")
+
+# --- TrainCheck ------------------------------------------------------------------
+tc = [json.loads(l) for l in run("export", tmp, "--format", "traincheck").stdout.splitlines()]
+api = [r for r in tc if "func_call_id" in r]
+var = [r for r in tc if "var_name" in r]
+check(len(api) + len(var) == len(tc), "traincheck: every line is an API or a variable record")
+for r in api:
+    for field in ("func_call_id", "thread_id", "process_id", "meta_vars", "type", "function", "time"):
+        check(field in r, f"traincheck API record has '{field}': {r}")
+    check(r["type"] in ("function_call (pre)", "function_call (post)"), f"traincheck type: {r}")
+for r in var:
+    for field in ("var_name", "var_type", "mode", "attributes", "time", "meta_vars", "process_id", "thread_id"):
+        check(field in r, f"traincheck variable record has '{field}': {r}")
+pre = {r["func_call_id"]: r for r in api if r["type"] == "function_call (pre)"}
+post = {r["func_call_id"]: r for r in api if r["type"] == "function_call (post)"}
+check(pre.keys() == post.keys() and len(pre) == len(regions), "traincheck: one pre and one post per region")
+check(all(pre[k]["time"] <= post[k]["time"] for k in pre), "traincheck: pre before post")
+check([r["time"] for r in tc] == sorted(r["time"] for r in tc), "traincheck: in time order")
+tfwd = [r for r in pre.values() if r["function"] == "forward"]
+check(all(r["meta_vars"]["epoch"] == e for r, e in zip(sorted(tfwd, key=lambda r: r["time"]), [r["args"]["epoch"] for r in fwd])),
+      "traincheck meta_vars carry the epoch")
+check([v["attributes"]["value"] for v in var] == [w["value"] for w in watches], "traincheck: loss values")
+check([v["mode"] for v in var] == ["new"] + ["update"] * (EPOCHS - 1), "traincheck: new, then update")
+
+# --- CSV -------------------------------------------------------------------------
+rows = list(csv.DictReader(io.StringIO(run("export", tmp, "--format", "csv").stdout, newline="")))
+check(len(rows) == EPOCHS, "csv: one row per loss watch")
+check([float(r["value"]) for r in rows] == [w["value"] for w in watches], "csv values are the watched ones")
+check([int(r["epoch"]) for r in rows] == list(range(EPOCHS)), "csv: the epoch column")
+check(all(r["name"] == "loss" and int(r["time_ns"]) > 1.6e18 for r in rows), "csv: name and time")
+
+# --- merge: two ranks, then a forked child ----------------------------------------------
+ranks = tempfile.mkdtemp(prefix="sonde-ranks-")
+for rank in (0, 1):
+    subprocess.run([PROGRAM, "2"], env=dict(os.environ, SONDE_OUTPUT=ranks, RANK=str(rank)),
+                   capture_output=True, check=True)
+merged_file = os.path.join(ranks, "merged.json")
+p = run("merge", ranks, "-o", merged_file)
+merged = json.load(open(merged_file))["traceEvents"]
+pids = sorted({e["pid"] for e in merged})
+check(len(pids) == 2, f"merge: both processes on one timeline: {pids}")
+names = {e["args"]["name"] for e in merged if e["name"] == "process_name"}
+check(names == {"handwritten (rank 0)", "handwritten (rank 1)"}, f"merge: both ranks named: {names}")
+span = {}
+for e in merged:
+    if e["ph"] == "X":
+        lo, hi = span.get(e["pid"], (1e30, 0))
+        span[e["pid"]] = (min(lo, e["ts"]), max(hi, e["ts"] + e["dur"]))
+(a0, a1), (b0, b1) = sorted(span.values())
+check(a1 <= b0, "merge: rank 1 (run after rank 0) starts after rank 0 ends")
+run("merge", ranks, "-o", os.path.join(ranks, "m.pfw"))
+check(len({e["pid"] for e in dftracer_lines(open(os.path.join(ranks, "m.pfw")).read())}) == 2,
+      "merge -o .pfw writes DFTracer lines of both processes")
+
+forkdir = tempfile.mkdtemp(prefix="sonde-fork-")
+N = 1000
+subprocess.run([EXIT_PATHS, "fork", str(N)], env=dict(os.environ, SONDE_OUTPUT=forkdir),
+               capture_output=True, check=True)
+fork_jsonl = os.path.join(forkdir, "merged.jsonl")
+run("merge", forkdir, "-o", fork_jsonl)
+frecs = [json.loads(l) for l in open(fork_jsonl)]
+starts = [r for r in frecs if r["kind"] == "process" and r["event"] == "start"]
+check(len(starts) == 2, "merge: parent and child")
+parent = next(r for r in starts if r["pid"] != starts[0]["pid"] or r["ppid"] not in {s["pid"] for s in starts})
+child = next(r for r in starts if r is not parent)
+check(child["ppid"] == parent["pid"], "the child's parent is the other process")
+pw = sorted(r["ts"] for r in frecs if r["kind"] == "watch" and r["pid"] == parent["pid"])
+cw = sorted(r["ts"] for r in frecs if r["kind"] == "watch" and r["pid"] == child["pid"])
+check(len(pw) == 2 * N and len(cw) == 2 * N, f"merge: all watches ({len(pw)}, {len(cw)})")
+# The parent records N, forks, waits for the child's 2N, then records N.
+check(pw[N - 1] < cw[0] and cw[-1] < pw[N], "merge: the child's records fall between the parent's two halves")
+
 # --- summary, info, dump --------------------------------------------------------
 summary = json.loads(run("summary", tmp, "--json").stdout)
 rows = {(r["cat"], r["name"]): r for r in summary["regions"]}
@@ -116,6 +224,22 @@ run("export", tmp, code=2)
 run("export", tmp, "--format", "xml", code=2)
 run("summary", "--bogus", tmp, code=2)
 run("summary", os.path.join(tmp, "missing.sonde"), code=1)
+p = run("merge", tmp, code=2)
+check("needs -o FILE" in p.stderr, "merge without -o says so")
+p = run("merge", tmp, "-o", os.path.join(tmp, "x.bin"), code=2)
+check("cannot tell the format" in p.stderr, "merge to an unknown extension says so")
+run("merge", tmp, "-o", os.path.join(tmp, "x.bin"), "--format", "csv")
+p = run("report", tmp, code=2)
+check("needs -o FILE" in p.stderr, "report without -o says so")
+p = run("export", tmp, "--format", "jsonl", "--step", "x", code=2)
+check("option of 'report'" in p.stderr, "--step outside report says so")
+p = run("summary", tmp, "--format", "csv", code=2)
+check("option of 'export' and 'merge'" in p.stderr, "--format outside export/merge says so")
+p = run("report", tmp, "-o", os.path.join(tmp, "r.html"), "--step", "nosuch", code=1)
+check("no region named 'nosuch'" in p.stderr and not os.path.exists(os.path.join(tmp, "r.html")),
+      "report --step with an unknown region fails and leaves no file")
+p = run("export", tmp, "--format", "csv", "-o", os.path.join(tmp, "no", "dir", "x.csv"), code=1)
+check("cannot write" in p.stderr, "an unwritable output is named")
 junk = os.path.join(tmp, "junk.sonde")
 open(junk, "w").write("not a trace")
 p = run("summary", junk, code=1)
