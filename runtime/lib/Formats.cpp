@@ -119,6 +119,24 @@ void exportDftracer(const std::vector<Trace> &Traces, std::FILE *Out) {
 
 namespace {
 
+/// Site kinds whose watch records have their own TrainCheck shape
+/// (docs/trace-format.md): a model's parameters, one record each, and the
+/// pre/post/error records of an API call. Compared as numbers so this file
+/// does not depend on the enum's spelling of them.
+constexpr uint8_t StateKind = 6, ApiKind = 7;
+
+uint8_t kindOf(const SiteInfo &S) { return static_cast<uint8_t>(S.Kind); }
+
+/// A value as TrainCheck's var_to_serializable writes it: a tensor summary
+/// under its type name, anything else as itself.
+void tcValue(JsonOut &J, const Value &V) {
+  if (V.K == Value::Kind::Object && V.get("dtype") && V.get("shape")) {
+    J.open().key("torch.Tensor").value(V).close();
+    return;
+  }
+  J.value(V);
+}
+
 /// One TrainCheck line to write: at `Time`, from event `Index`.
 struct TcLine {
   int64_t Time;
@@ -154,6 +172,101 @@ void attributes(JsonOut &J, const Value &V) {
   J.close();
 }
 
+/// An API call record (engine: site kind 7, a watch whose value is
+/// {phase, call, args} or {phase, call, ret}) as TrainCheck's
+/// function_wrapper writes its pre and post records.
+void apiRecord(JsonOut &J, const Trace &T, const Event &E, const SiteInfo &S,
+               int64_t Time) {
+  const Value *Phase = E.V.get("phase"), *Call = E.V.get("call");
+  std::string Ph = Phase ? Phase->str() : "";
+  J.key("func_call_id")
+      .str(std::to_string(T.Process.Pid) + "_" +
+           (!Call                            ? std::string("?")
+            : Call->K == Value::Kind::UInt ? std::to_string(Call->U)
+                                           : std::to_string(Call->I)));
+  J.key("thread_id").num(T.tid(E.Thread));
+  J.key("process_id").num(T.Process.Pid);
+  J.key("meta_vars").args(*E.A);
+  J.key("type").str(Ph == "pre"    ? "function_call (pre)"
+                    : Ph == "post" ? "function_call (post)"
+                                   : "function_call (post) (exception)");
+  J.key("function").str(S.Name);
+  J.key("is_bound_method").raw("false");
+  J.key("obj_id").raw("null");
+  if (Ph == "pre") {
+    // Positional, as TrainCheck's to_dict_args_kwargs keys them.
+    J.key("args").open();
+    if (const Value *A = E.V.get("args")) {
+      for (size_t I = 0; I < A->items().size(); ++I) {
+        J.key(std::to_string(I));
+        tcValue(J, A->items()[I]);
+      }
+    }
+    J.close();
+    J.key("kwargs").raw("{}");
+  } else if (Ph == "post") {
+    J.key("return_values");
+    if (const Value *Ret = E.V.get("ret"))
+      tcValue(J, *Ret);
+    else
+      J.raw("null");
+  } else {
+    // The runtime sees that an exception left the call, not which one.
+    J.key("exception").str("unknown");
+    J.key("exception_msg").str("");
+  }
+  J.key("time").num(Time);
+  J.key("sonde").open();
+  J.key("func").str(S.Function);
+  J.key("file").str(S.File);
+  J.key("line").num(static_cast<uint64_t>(S.Line));
+  J.close();
+}
+
+/// A model-state record (torch: site kind 6, one watch per parameter) as a
+/// TrainCheck variable record of a torch.nn.Parameter: its attributes are
+/// what convert_var_to_dict dumps (data as stats or hash, grad, dtype,
+/// shape, requires_grad).
+void stateRecord(JsonOut &J, const Trace &T, const Event &E,
+                 const SiteInfo &S, const std::string &Name, bool New,
+                 int64_t Time) {
+  const Value &V = E.V;
+  J.key("var_name").str(Name);
+  J.key("var_type").str("torch.nn.Parameter");
+  J.key("mode").str(New ? "new" : "update");
+  J.key("dump_loc").str(S.Function);
+  J.key("process_id").num(T.Process.Pid);
+  J.key("thread_id").num(T.tid(E.Thread));
+  J.key("time").num(Time);
+  J.key("meta_vars").args(*E.A);
+  J.key("attributes").open();
+  J.key("data");
+  if (const Value *H = V.get("hash")) {
+    J.value(*H);
+  } else {
+    J.open();
+    for (const char *K : {"min", "max", "mean", "std", "norm", "nan", "inf"})
+      if (const Value *M = V.get(K))
+        J.key(K).value(*M);
+    if (const Value *Sh = V.get("shape"))
+      J.key("shape").value(*Sh);
+    J.close();
+  }
+  J.key("grad");
+  if (const Value *G = V.get("grad"))
+    J.value(*G);
+  else
+    J.raw("null");
+  if (const Value *D = V.get("dtype"))
+    J.key("dtype").str("torch." + D->str());
+  for (const char *K : {"shape", "device", "requires_grad"})
+    if (const Value *M = V.get(K))
+      J.key(K).value(*M);
+  J.close();
+  J.key("type").str("state_change");
+  J.key("sonde_site").str(S.Name);
+}
+
 } // namespace
 
 void exportTraincheck(const std::vector<Trace> &Traces, std::FILE *Out) {
@@ -171,7 +284,12 @@ void exportTraincheck(const std::vector<Trace> &Traces, std::FILE *Out) {
         if (!E.Unfinished)
           Lines.push_back({E.Ts + E.Dur, I, TcLine::Post});
       } else if (E.Kind == EventKind::Watch) {
-        Lines.push_back({E.Ts, I, TcLine::Var});
+        bool Api = kindOf(T.site(E.Site)) == ApiKind;
+        const Value *Phase = Api ? E.V.get("phase") : nullptr;
+        Lines.push_back({E.Ts, I,
+                         !Api                    ? TcLine::Var
+                         : Phase && Phase->str() == "pre" ? TcLine::Pre
+                                                          : TcLine::Post});
       }
     }
     // Each process in time order, as TrainCheck's reader expects; a post at
@@ -190,7 +308,14 @@ void exportTraincheck(const std::vector<Trace> &Traces, std::FILE *Out) {
       const Event &E = T.Events[L.Index];
       const SiteInfo &S = T.site(E.Site);
       J.open();
-      if (L.Ty == TcLine::Var) {
+      if (kindOf(S) == ApiKind && E.Kind == EventKind::Watch) {
+        apiRecord(J, T, E, S, L.Time);
+      } else if (kindOf(S) == StateKind && E.V.K == Value::Kind::Object) {
+        const Value *Param = E.V.get("param");
+        std::string Name = Param ? Param->str() : S.Name;
+        bool New = SeenVars.emplace(Name, S.Name).second;
+        stateRecord(J, T, E, S, Name, New, L.Time);
+      } else if (L.Ty == TcLine::Var) {
         bool New = SeenVars.emplace(S.Name, S.Function).second;
         J.key("var_name").str(S.Name);
         J.key("var_type").str(S.Type.empty() ? "unknown" : S.Type);

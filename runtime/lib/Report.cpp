@@ -63,8 +63,12 @@ const Value *argOf(const Event &E, std::string_view Name) {
   return nullptr;
 }
 
-/// The number a watch plots: a scalar, or a tensor summary's mean.
-bool plotValue(const Value &V, double &Out) {
+/// The number a watch plots: a scalar, or a tensor summary's mean. Model
+/// state (one record per parameter, kind 6) and API calls (kind 7) are
+/// not plotted: their records are not one series.
+bool plotValue(const SiteInfo &S, const Value &V, double &Out) {
+  if (static_cast<int>(S.Kind) == 6 || static_cast<int>(S.Kind) == 7)
+    return false;
   if (V.isNumber()) {
     Out = V.number();
     return true;
@@ -204,7 +208,7 @@ void writeData(JsonOut &J, const std::vector<Trace> &Traces,
         }
       } else if (E.Kind == EventKind::Watch && Row) {
         double V;
-        if (plotValue(E.V, V)) {
+        if (plotValue(S, E.V, V)) {
           Row->LastWatch[S.Name] = V;
           EpochWatches.insert(S.Name);
         }
@@ -309,12 +313,32 @@ void writeData(JsonOut &J, const std::vector<Trace> &Traces,
   };
   std::map<std::pair<std::string, std::string>, Series> Watches;
   std::vector<std::pair<std::string, std::string>> Order;
-  for (size_t TI = 0; TI < Traces.size(); ++TI)
+  for (size_t TI = 0; TI < Traces.size(); ++TI) {
+    // A step that restarts every epoch is counted on across epochs: epoch
+    // e's steps start after the largest step any record of the earlier
+    // epochs carries.
+    std::map<int64_t, int64_t> MaxStep, StepBase;
+    for (const Event &E : Traces[TI].Events) {
+      const Value *Ep = argOf(E, "epoch"), *St = argOf(E, "step");
+      if (Ep && St && Ep->isNumber() && St->isNumber()) {
+        int64_t &M = MaxStep.try_emplace(static_cast<int64_t>(Ep->number()),
+                                         INT64_MIN)
+                         .first->second;
+        M = std::max(M, static_cast<int64_t>(St->number()));
+      }
+    }
+    int64_t Base = 0;
+    for (const auto &[Ep, Max] : MaxStep) {
+      StepBase[Ep] = Base;
+      Base += Max + 1;
+    }
     for (const Event &E : Traces[TI].Events) {
       double V;
-      if (E.Kind != EventKind::Watch || !plotValue(E.V, V))
+      if (E.Kind != EventKind::Watch)
         continue;
       const SiteInfo &S = Traces[TI].site(E.Site);
+      if (!plotValue(S, E.V, V))
+        continue;
       auto Key = std::make_pair(S.Name, S.Function);
       auto [It, New] = Watches.try_emplace(Key);
       Series &W = It->second;
@@ -322,16 +346,25 @@ void writeData(JsonOut &J, const std::vector<Trace> &Traces,
         Order.push_back(Key);
         W.Name = S.Name + (E.V.K == Value::Kind::Object ? ".mean" : "");
         W.Func = S.Function;
-        W.XName = argOf(E, "step") ? "step" : "";
+        W.XName = !argOf(E, "step")    ? ""
+                  : StepBase.empty()     ? "step"
+                                         : "step (counted across epochs)";
       }
       auto &Points = W.Lines[TI];
       double X = static_cast<double>(Points.size());
       if (!W.XName.empty())
-        if (const Value *St = argOf(E, "step"); St && St->isNumber())
+        if (const Value *St = argOf(E, "step"); St && St->isNumber()) {
           X = St->number();
+          if (const Value *Ep = argOf(E, "epoch"); Ep && Ep->isNumber()) {
+            auto It = StepBase.find(static_cast<int64_t>(Ep->number()));
+            if (It != StepBase.end())
+              X += static_cast<double>(It->second);
+          }
+        }
       Points.push_back({X, V});
       ++W.Count;
     }
+  }
   J.key("watches").openArray();
   for (const auto &Key : Order) {
     Series &W = Watches[Key];

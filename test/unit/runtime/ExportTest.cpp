@@ -184,6 +184,75 @@ TEST(ExportTest, TraincheckPairsCallsAndSplitsArgsFromMetaVars) {
   EXPECT_NE(L[4].find("function_call (pre)"), std::string::npos);
 }
 
+Value uinteger(uint64_t U) {
+  Value V;
+  V.K = Value::Kind::UInt;
+  V.U = U;
+  return V;
+}
+
+TEST(ExportTest, TraincheckApiAndStateRecords) {
+  // The shapes docs/trace-format.md gives API calls (site kind 7) and
+  // model state (kind 6).
+  Builder B(9, 0);
+  uint32_t Api = B.site(static_cast<SiteKind>(7), "api",
+                        "torch::optim::Optimizer::step", {"step"});
+  uint32_t State = B.site(static_cast<SiteKind>(6), "compute", "model");
+  const Args *Ctx = B.args({{"epoch", integer(1)}, {"step", integer(6)}});
+  Value Tensor = Value::object({{"dtype", Value::string("float32")},
+                                {"shape", Value::array({integer(10)})},
+                                {"mean", num(0.5)}});
+  uint64_t Call = (uint64_t(1) << 40) | 5;
+  B.add(EventKind::Watch, Api, 100, 0, Ctx).V = Value::object(
+      {{"phase", Value::string("pre")},
+       {"call", uinteger(Call)},
+       {"args", Value::array({Tensor, integer(3)})}});
+  B.add(EventKind::Watch, Api, 200, 0, Ctx).V = Value::object(
+      {{"phase", Value::string("post")}, {"call", uinteger(Call)}, {"ret", num(2)}});
+  B.add(EventKind::Watch, Api, 300, 0, Ctx).V = Value::object(
+      {{"phase", Value::string("error")}, {"call", uinteger(Call + 1)}});
+  for (int64_t Ts : {400, 500})
+    B.add(EventKind::Watch, State, Ts, 0, Ctx).V = Value::object(
+        {{"param", Value::string("fc2.bias")},
+         {"dtype", Value::string("float32")},
+         {"shape", Value::array({integer(10)})},
+         {"requires_grad", [] { Value V; V.K = Value::Kind::Bool; V.B = true; return V; }()},
+         {"min", num(-0.25)},
+         {"grad", Value()}});
+  std::vector<Trace> Ts;
+  Ts.push_back(std::move(B.T));
+  auto L = lines(capture([&](std::FILE *F) { exportTraincheck(Ts, F); }));
+  ASSERT_EQ(L.size(), 5u);
+  std::string Id = "\"func_call_id\":\"9_" + std::to_string(Call) + "\"";
+  EXPECT_EQ(L[0].rfind("{" + Id + ",\"thread_id\":9,\"process_id\":9,"
+                       "\"meta_vars\":{\"epoch\":1,\"step\":6},\"type\":"
+                       "\"function_call (pre)\",\"function\":"
+                       "\"torch::optim::Optimizer::step\"",
+                       0),
+            0u)
+      << L[0];
+  EXPECT_NE(L[0].find("\"args\":{\"0\":{\"torch.Tensor\":{\"dtype\":"
+                      "\"float32\",\"shape\":[10],\"mean\":0.5}},\"1\":3},"
+                      "\"kwargs\":{}"),
+            std::string::npos)
+      << L[0];
+  EXPECT_NE(L[1].find(Id), std::string::npos);
+  EXPECT_NE(L[1].find("\"type\":\"function_call (post)\""), std::string::npos);
+  EXPECT_NE(L[1].find("\"return_values\":2"), std::string::npos);
+  EXPECT_NE(L[2].find("\"type\":\"function_call (post) (exception)\""),
+            std::string::npos);
+  EXPECT_NE(L[3].find("{\"var_name\":\"fc2.bias\",\"var_type\":"
+                      "\"torch.nn.Parameter\",\"mode\":\"new\""),
+            std::string::npos)
+      << L[3];
+  EXPECT_NE(L[3].find("\"attributes\":{\"data\":{\"min\":-0.25,\"shape\":"
+                      "[10]},\"grad\":null,\"dtype\":\"torch.float32\","
+                      "\"shape\":[10],\"requires_grad\":true}"),
+            std::string::npos)
+      << L[3];
+  EXPECT_NE(L[4].find("\"mode\":\"update\""), std::string::npos);
+}
+
 TEST(ExportTest, CsvQuotesAndFlattensStructuredValues) {
   Builder B(7, 2);
   uint32_t W = B.site(SiteKind::Watch, "user", "note");
@@ -273,6 +342,7 @@ TEST(ReportTest, EmbedsDataAndNeverEndsItsScriptEarly) {
     ++Count;
   EXPECT_EQ(Count, 2u);
   EXPECT_NE(Html.find("\"watches\":[{\"name\":\"loss\""), std::string::npos);
+  // Epoch 3 holds the only steps: they count from 0.
   EXPECT_NE(Html.find("\"points\":[[7,0.25],[7,0.125]]"), std::string::npos);
   EXPECT_NE(Html.find("\"rows\":[{\"epoch\":3,"), std::string::npos);
   EXPECT_EQ(Html.find("http"), Html.find("http://www.w3.org/2000/svg"))
@@ -282,6 +352,31 @@ TEST(ReportTest, EmbedsDataAndNeverEndsItsScriptEarly) {
     EXPECT_FALSE(writeReport(Ts, {"t", "nosuch"}, F, Error));
   });
   EXPECT_NE(Error.find("no region named 'nosuch'"), std::string::npos);
+}
+
+TEST(ReportTest, StepsThatRestartEachEpochAreCountedOn) {
+  Builder B(5, 0);
+  uint32_t R = B.site(SiteKind::Region, "compute", "forward");
+  uint32_t Loss = B.site(SiteKind::Watch, "user", "loss");
+  int64_t T = 1000;
+  for (int Epoch = 0; Epoch < 2; ++Epoch)
+    for (int Step = 0; Step < 3; ++Step) {
+      const Args *A =
+          B.args({{"epoch", integer(Epoch)}, {"step", integer(Step)}});
+      B.add(EventKind::Region, R, T, 10, A);
+      if (Step == 1)
+        B.add(EventKind::Watch, Loss, T + 20, 0, A).V = num(Epoch ? 0.5 : 1);
+      T += 100;
+    }
+  std::vector<Trace> Ts;
+  Ts.push_back(std::move(B.T));
+  std::string Error;
+  std::string Html = capture([&](std::FILE *F) {
+    EXPECT_TRUE(writeReport(Ts, {"t", ""}, F, Error)) << Error;
+  });
+  EXPECT_NE(Html.find("\"x\":\"step (counted across epochs)\""),
+            std::string::npos);
+  EXPECT_NE(Html.find("\"points\":[[1,1],[4,0.5]]"), std::string::npos);
 }
 
 // --- format versions ---------------------------------------------------------
