@@ -80,9 +80,8 @@ void exportDftracer(const std::vector<Trace> &Traces, std::FILE *Out) {
     for (const Event &E : T.Events) {
       const SiteInfo &S = T.site(E.Site);
       int64_t Ts = microsFloor(E.Ts);
-      int64_t Dur = E.Kind == EventKind::Region
-                        ? microsFloor(E.Ts + E.Dur) - Ts
-                        : 0;
+      int64_t Dur =
+          E.Kind == EventKind::Region ? microsFloor(E.Ts + E.Dur) - Ts : 0;
       J.open();
       J.key("id").num(Id++);
       J.key("name").str(eventName(T, E));
@@ -181,7 +180,7 @@ void apiRecord(JsonOut &J, const Trace &T, const Event &E, const SiteInfo &S,
   std::string Ph = Phase ? Phase->str() : "";
   J.key("func_call_id")
       .str(std::to_string(T.Process.Pid) + "_" +
-           (!Call                            ? std::string("?")
+           (!Call                          ? std::string("?")
             : Call->K == Value::Kind::UInt ? std::to_string(Call->U)
                                            : std::to_string(Call->I)));
   J.key("thread_id").num(T.tid(E.Thread));
@@ -227,9 +226,8 @@ void apiRecord(JsonOut &J, const Trace &T, const Event &E, const SiteInfo &S,
 /// TrainCheck variable record of a torch.nn.Parameter: its attributes are
 /// what convert_var_to_dict dumps (data as stats or hash, grad, dtype,
 /// shape, requires_grad).
-void stateRecord(JsonOut &J, const Trace &T, const Event &E,
-                 const SiteInfo &S, const std::string &Name, bool New,
-                 int64_t Time) {
+void stateRecord(JsonOut &J, const Trace &T, const Event &E, const SiteInfo &S,
+                 const std::string &Name, bool New, int64_t Time) {
   const Value &V = E.V;
   J.key("var_name").str(Name);
   J.key("var_type").str("torch.nn.Parameter");
@@ -287,7 +285,7 @@ void exportTraincheck(const std::vector<Trace> &Traces, std::FILE *Out) {
         bool Api = kindOf(T.site(E.Site)) == ApiKind;
         const Value *Phase = Api ? E.V.get("phase") : nullptr;
         Lines.push_back({E.Ts, I,
-                         !Api                    ? TcLine::Var
+                         !Api                             ? TcLine::Var
                          : Phase && Phase->str() == "pre" ? TcLine::Pre
                                                           : TcLine::Post});
       }

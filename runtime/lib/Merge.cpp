@@ -104,7 +104,8 @@ std::vector<std::string> alignClocks(std::vector<Trace> &Traces) {
       continue;
     while (Seen.count(Next))
       ++Next;
-    Notes.push_back(label(T) + ": pid already used by another file; shown as pid " +
+    Notes.push_back(label(T) +
+                    ": pid already used by another file; shown as pid " +
                     std::to_string(Next));
     T.Process.Pid = Next;
     Seen.insert(Next++);

@@ -18,7 +18,8 @@ namespace {
 ssize_t gzCookieWrite(void *Cookie, const char *Buf, size_t Size) {
   if (Size == 0)
     return 0;
-  int N = gzwrite(static_cast<gzFile>(Cookie), Buf, static_cast<unsigned>(Size));
+  int N =
+      gzwrite(static_cast<gzFile>(Cookie), Buf, static_cast<unsigned>(Size));
   return N > 0 ? N : -1;
 }
 

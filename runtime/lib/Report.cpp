@@ -172,7 +172,8 @@ void writeData(JsonOut &J, const std::vector<Trace> &Traces,
   for (const Trace &T : Traces)
     Selfs.push_back(selfTimes(T));
 
-  int64_t StepIndex = Traces.empty() ? -1 : chooseStep(Traces[0], O.Step, Error);
+  int64_t StepIndex =
+      Traces.empty() ? -1 : chooseStep(Traces[0], O.Step, Error);
   uint32_t StepSite = StepIndex >= 0 ? Traces[0].Events[StepIndex].Site : 0;
 
   for (size_t TI = 0; TI < Traces.size(); ++TI) {
@@ -231,10 +232,9 @@ void writeData(JsonOut &J, const std::vector<Trace> &Traces,
   std::vector<NameStats *> ByName;
   for (auto &KV : Names)
     ByName.push_back(&KV.second);
-  std::sort(ByName.begin(), ByName.end(),
-            [](const NameStats *A, const NameStats *B) {
-              return A->Self > B->Self;
-            });
+  std::sort(
+      ByName.begin(), ByName.end(),
+      [](const NameStats *A, const NameStats *B) { return A->Self > B->Self; });
   J.key("names").openArray();
   for (size_t I = 0; I < ByName.size() && I < MaxNames; ++I) {
     NameStats &N = *ByName[I];
@@ -246,9 +246,9 @@ void writeData(JsonOut &J, const std::vector<Trace> &Traces,
     J.key("total_ns").num(N.Total);
     J.key("self_ns").num(N.Self);
     J.key("p50_ns").num(N.Durs[(N.Durs.size() - 1) / 2]);
-    J.key("p99_ns").num(
-        N.Durs[std::min(N.Durs.size() - 1,
-                        static_cast<size_t>(std::ceil(0.99 * N.Durs.size())) - 1)]);
+    J.key("p99_ns").num(N.Durs[std::min(
+        N.Durs.size() - 1,
+        static_cast<size_t>(std::ceil(0.99 * N.Durs.size())) - 1)]);
     J.close();
   }
   J.closeArray();
@@ -321,9 +321,9 @@ void writeData(JsonOut &J, const std::vector<Trace> &Traces,
     for (const Event &E : Traces[TI].Events) {
       const Value *Ep = argOf(E, "epoch"), *St = argOf(E, "step");
       if (Ep && St && Ep->isNumber() && St->isNumber()) {
-        int64_t &M = MaxStep.try_emplace(static_cast<int64_t>(Ep->number()),
-                                         INT64_MIN)
-                         .first->second;
+        int64_t &M =
+            MaxStep.try_emplace(static_cast<int64_t>(Ep->number()), INT64_MIN)
+                .first->second;
         M = std::max(M, static_cast<int64_t>(St->number()));
       }
     }
@@ -346,9 +346,9 @@ void writeData(JsonOut &J, const std::vector<Trace> &Traces,
         Order.push_back(Key);
         W.Name = S.Name + (E.V.K == Value::Kind::Object ? ".mean" : "");
         W.Func = S.Function;
-        W.XName = !argOf(E, "step")    ? ""
-                  : StepBase.empty()     ? "step"
-                                         : "step (counted across epochs)";
+        W.XName = !argOf(E, "step")  ? ""
+                  : StepBase.empty() ? "step"
+                                     : "step (counted across epochs)";
       }
       auto &Points = W.Lines[TI];
       double X = static_cast<double>(Points.size());
@@ -413,9 +413,8 @@ void writeData(JsonOut &J, const std::vector<Trace> &Traces,
   // --- per epoch
   J.key("epochs").open();
   J.key("rank").num(Traces.empty() ? int64_t(0) : Traces[0].Process.Rank);
-  J.key("step_name").str(StepIndex >= 0
-                             ? Traces[0].site(StepSite).Name
-                             : std::string());
+  J.key("step_name")
+      .str(StepIndex >= 0 ? Traces[0].site(StepSite).Name : std::string());
   J.key("categories").openArray();
   for (const std::string &C : EpochCats)
     J.item().str(C);

@@ -1,11 +1,10 @@
 //===- SondeMain.cpp - The `sonde` trace tool -----------------------------===//
 //
 //   sonde summary TRACE... [--json]
-//   sonde export  TRACE... --format jsonl|chrome|dftracer|traincheck|csv [-o FILE]
-//   sonde merge   TRACE... -o FILE [--format F]
-//   sonde report  TRACE... -o report.html [--step NAME] [--title TEXT]
-//   sonde dump    TRACE
-//   sonde info    TRACE... [--json]
+//   sonde export  TRACE... --format jsonl|chrome|dftracer|traincheck|csv [-o
+//   FILE] sonde merge   TRACE... -o FILE [--format F] sonde report  TRACE... -o
+//   report.html [--step NAME] [--title TEXT] sonde dump    TRACE sonde info
+//   TRACE... [--json]
 //
 // TRACE is a .sonde file or a directory of them. Exit status: 0 done,
 // 1 a trace could not be read or the output not written, 2 usage errors.
@@ -187,10 +186,12 @@ int main(int Argc, char **Argv) {
   bool TakesFormat = O.Command == "export" || O.Command == "merge";
   if (!O.Format.empty() && !TakesFormat)
     return usageError("'--format' is an option of 'export' and 'merge', not "
-                      "of '" + O.Command + "'");
-  if (O.Json && O.Command != "summary" && O.Command != "info")
-    return usageError("'--json' is an option of 'summary' and 'info', not of '" +
+                      "of '" +
                       O.Command + "'");
+  if (O.Json && O.Command != "summary" && O.Command != "info")
+    return usageError(
+        "'--json' is an option of 'summary' and 'info', not of '" + O.Command +
+        "'");
   if ((O.Command == "merge" || O.Command == "report") && O.Output.empty())
     return usageError("'" + O.Command + "' needs -o FILE" +
                       (O.Command == "report" ? " (an .html file)" : ""));
@@ -205,8 +206,9 @@ int main(int Argc, char **Argv) {
     return usageError(
         "'export' needs --format jsonl|chrome|dftracer|traincheck|csv");
   if (TakesFormat && !knownFormat(O.Format))
-    return usageError("unknown export format '" + O.Format +
-                      "' (expected jsonl, chrome, dftracer, traincheck or csv)");
+    return usageError(
+        "unknown export format '" + O.Format +
+        "' (expected jsonl, chrome, dftracer, traincheck or csv)");
   if (O.Command == "dump" && O.Inputs.size() != 1)
     return usageError("'dump' reads one trace");
 
@@ -244,7 +246,7 @@ int main(int Argc, char **Argv) {
       std::fprintf(stderr, "sonde: error: %s\n", Error.c_str());
       return 1;
     }
-  } else   if (O.Command == "summary") {
+  } else if (O.Command == "summary") {
     if (O.Json)
       printSummaryJson(Traces, Out);
     else

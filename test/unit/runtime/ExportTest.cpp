@@ -59,8 +59,8 @@ struct Builder {
     T.ArgSets.push_back(std::make_unique<Args>(std::move(A)));
     return T.ArgSets.back().get();
   }
-  Event &add(EventKind K, uint32_t Site, int64_t Ts, int64_t Dur,
-             const Args *A, uint32_t Level = 0) {
+  Event &add(EventKind K, uint32_t Site, int64_t Ts, int64_t Dur, const Args *A,
+             uint32_t Level = 0) {
     Event E;
     E.Kind = K;
     E.Site = Site;
@@ -139,14 +139,17 @@ TEST(ExportTest, DftracerLinesAreTheReleaseWritersShape) {
                   "\"train (rank 0)\"}}");
   EXPECT_EQ(L[3], "{\"id\":2,\"name\":\"HH\",\"cat\":\"dftracer\",\"pid\":100,"
                   "\"tid\":100,\"ph\":\"M\",\"args\":{\"name\":\"node1\","
-                  "\"value\":" + H + "}}");
+                  "\"value\":" +
+                      H + "}}");
   // Integer microseconds: the end is floored too, so 1000000123.456 +
   // 2.5 us ends in microsecond 1000000125.
   EXPECT_EQ(L[5], "{\"id\":4,\"name\":\"forward\",\"cat\":\"compute\","
                   "\"pid\":100,\"tid\":100,\"ts\":1000000123,\"dur\":2,"
-                  "\"ph\":\"X\",\"args\":{\"hhash\":" + H + ",\"level\":1,"
-                  "\"epoch\":3,\"step\":7,\"bs\":64,\"category\":"
-                  "\"compute.fwd\",\"func\":\"train_epoch\"}}");
+                  "\"ph\":\"X\",\"args\":{\"hhash\":" +
+                      H +
+                      ",\"level\":1,"
+                      "\"epoch\":3,\"step\":7,\"bs\":64,\"category\":"
+                      "\"compute.fwd\",\"func\":\"train_epoch\"}}");
   EXPECT_NE(L[6].find("\"name\":\"loss\""), std::string::npos);
   EXPECT_NE(L[6].find("\"dur\":0,\"ph\":\"X\""), std::string::npos);
   EXPECT_NE(L[6].find("\"value\":0.25"), std::string::npos);
@@ -203,31 +206,40 @@ TEST(ExportTest, TraincheckApiAndStateRecords) {
                                 {"shape", Value::array({integer(10)})},
                                 {"mean", num(0.5)}});
   uint64_t Call = (uint64_t(1) << 40) | 5;
-  B.add(EventKind::Watch, Api, 100, 0, Ctx).V = Value::object(
-      {{"phase", Value::string("pre")},
-       {"call", uinteger(Call)},
-       {"args", Value::array({Tensor, integer(3)})}});
-  B.add(EventKind::Watch, Api, 200, 0, Ctx).V = Value::object(
-      {{"phase", Value::string("post")}, {"call", uinteger(Call)}, {"ret", num(2)}});
+  B.add(EventKind::Watch, Api, 100, 0, Ctx).V =
+      Value::object({{"phase", Value::string("pre")},
+                     {"call", uinteger(Call)},
+                     {"args", Value::array({Tensor, integer(3)})}});
+  B.add(EventKind::Watch, Api, 200, 0, Ctx).V =
+      Value::object({{"phase", Value::string("post")},
+                     {"call", uinteger(Call)},
+                     {"ret", num(2)}});
   B.add(EventKind::Watch, Api, 300, 0, Ctx).V = Value::object(
       {{"phase", Value::string("error")}, {"call", uinteger(Call + 1)}});
   for (int64_t Ts : {400, 500})
-    B.add(EventKind::Watch, State, Ts, 0, Ctx).V = Value::object(
-        {{"param", Value::string("fc2.bias")},
-         {"dtype", Value::string("float32")},
-         {"shape", Value::array({integer(10)})},
-         {"requires_grad", [] { Value V; V.K = Value::Kind::Bool; V.B = true; return V; }()},
-         {"min", num(-0.25)},
-         {"grad", Value()}});
+    B.add(EventKind::Watch, State, Ts, 0, Ctx).V =
+        Value::object({{"param", Value::string("fc2.bias")},
+                       {"dtype", Value::string("float32")},
+                       {"shape", Value::array({integer(10)})},
+                       {"requires_grad",
+                        [] {
+                          Value V;
+                          V.K = Value::Kind::Bool;
+                          V.B = true;
+                          return V;
+                        }()},
+                       {"min", num(-0.25)},
+                       {"grad", Value()}});
   std::vector<Trace> Ts;
   Ts.push_back(std::move(B.T));
   auto L = lines(capture([&](std::FILE *F) { exportTraincheck(Ts, F); }));
   ASSERT_EQ(L.size(), 5u);
   std::string Id = "\"func_call_id\":\"9_" + std::to_string(Call) + "\"";
-  EXPECT_EQ(L[0].rfind("{" + Id + ",\"thread_id\":9,\"process_id\":9,"
-                       "\"meta_vars\":{\"epoch\":1,\"step\":6},\"type\":"
-                       "\"function_call (pre)\",\"function\":"
-                       "\"torch::optim::Optimizer::step\"",
+  EXPECT_EQ(L[0].rfind("{" + Id +
+                           ",\"thread_id\":9,\"process_id\":9,"
+                           "\"meta_vars\":{\"epoch\":1,\"step\":6},\"type\":"
+                           "\"function_call (pre)\",\"function\":"
+                           "\"torch::optim::Optimizer::step\"",
                        0),
             0u)
       << L[0];
@@ -259,17 +271,18 @@ TEST(ExportTest, CsvQuotesAndFlattensStructuredValues) {
   uint32_t Tw = B.site(SiteKind::Watch, "user", "batch");
   const Args *Ctx = B.args({{"epoch", integer(1)}});
   B.add(EventKind::Watch, W, 5, 0, Ctx).V = Value::string("a,\"b\"");
-  B.add(EventKind::Watch, Tw, 6, 0, nullptr).V = Value::object(
-      {{"dtype", Value::string("float32")},
-       {"shape", Value::array({integer(64), integer(10)})},
-       {"mean", num(0.5)}});
+  B.add(EventKind::Watch, Tw, 6, 0, nullptr).V =
+      Value::object({{"dtype", Value::string("float32")},
+                     {"shape", Value::array({integer(64), integer(10)})},
+                     {"mean", num(0.5)}});
   std::vector<Trace> Ts;
   Ts.push_back(std::move(B.T));
   auto L = lines(capture([&](std::FILE *F) { exportCsv(Ts, F); }));
   ASSERT_EQ(L.size(), 3u);
   EXPECT_EQ(L[0], "time_ns,pid,rank,tid,name,func,file,line,epoch,value,"
                   "value.dtype,value.shape,value.mean\r");
-  EXPECT_EQ(L[1], "5,7,2,7,note,train_epoch,train.cpp,11,1,\"a,\"\"b\"\"\",,,\r");
+  EXPECT_EQ(L[1],
+            "5,7,2,7,note,train_epoch,train.cpp,11,1,\"a,\"\"b\"\"\",,,\r");
   EXPECT_EQ(L[2], "6,7,2,7,batch,train_epoch,train.cpp,12,,,float32,"
                   "\"[64,10]\",0.5\r");
 }
@@ -427,7 +440,8 @@ TEST(FormatTest, ReadsVersionOneZeroAndOneOne) {
   char Dir[] = "/tmp/sonde-format-XXXXXX";
   ASSERT_TRUE(mkdtemp(Dir));
   for (int Minor : {0, 1}) {
-    std::string Path = std::string(Dir) + "/v" + std::to_string(Minor) + ".sonde";
+    std::string Path =
+        std::string(Dir) + "/v" + std::to_string(Minor) + ".sonde";
     std::ofstream(Path, std::ios::binary) << fileOfVersion(Minor, Minor == 1);
     Trace T;
     std::string Error;
