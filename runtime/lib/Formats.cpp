@@ -328,8 +328,9 @@ void exportTraincheck(const std::vector<Trace> &Traces, std::FILE *Out) {
         attributes(J, E.V);
         J.key("type").str("state_change");
       } else {
+        // "r": never the id of an API call (<pid>_<call>) of this process.
         J.key("func_call_id")
-            .str(std::to_string(P.Pid) + "_" + std::to_string(L.Index));
+            .str(std::to_string(P.Pid) + "_r" + std::to_string(L.Index));
         J.key("thread_id").num(T.tid(E.Thread));
         J.key("process_id").num(P.Pid);
         J.key("meta_vars");

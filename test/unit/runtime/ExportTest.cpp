@@ -164,7 +164,7 @@ TEST(ExportTest, TraincheckPairsCallsAndSplitsArgsFromMetaVars) {
   Ts.push_back(std::move(B.T));
   auto L = lines(capture([&](std::FILE *F) { exportTraincheck(Ts, F); }));
   ASSERT_EQ(L.size(), 5u); // pre, var, post, var, pre (unfinished: no post)
-  EXPECT_EQ(L[0].rfind("{\"func_call_id\":\"100_0\",\"thread_id\":100,"
+  EXPECT_EQ(L[0].rfind("{\"func_call_id\":\"100_r0\",\"thread_id\":100,"
                        "\"process_id\":100,\"meta_vars\":{\"epoch\":3,"
                        "\"step\":7},\"type\":\"function_call (pre)\","
                        "\"function\":\"forward\"",
@@ -179,7 +179,7 @@ TEST(ExportTest, TraincheckPairsCallsAndSplitsArgsFromMetaVars) {
       << L[1];
   EXPECT_NE(L[1].find("\"attributes\":{\"value\":0.25}"), std::string::npos);
   EXPECT_NE(L[1].find("\"type\":\"state_change\""), std::string::npos);
-  EXPECT_NE(L[2].find("\"func_call_id\":\"100_0\""), std::string::npos);
+  EXPECT_NE(L[2].find("\"func_call_id\":\"100_r0\""), std::string::npos);
   EXPECT_NE(L[2].find("\"type\":\"function_call (post)\""), std::string::npos);
   EXPECT_NE(L[2].find("\"time\":1000000125956"), std::string::npos);
   EXPECT_NE(L[3].find("\"mode\":\"update\""), std::string::npos);
