@@ -21,7 +21,8 @@ void exportChrome(const std::vector<Trace> &Traces, std::FILE *Out);
 /// DFTracer's trace format (its release writer): "[", one JSON object per
 /// line, "]". Regions are complete events (ph X, integer microseconds) with
 /// args {hhash, level, epoch, step, ...}; instants and watches are X events
-/// of duration 0 (a watch's value in args.value); ph M lines name the
+/// of duration 0 (a watch's value in args.value); an API call's pre and
+/// post records are one event spanning the call; ph M lines name the
 /// process, threads, host hash (HH) and rank (PR).
 void exportDftracer(const std::vector<Trace> &Traces, std::FILE *Out);
 /// TrainCheck's JSON lines: API records ("function_call (pre)" and
@@ -29,8 +30,8 @@ void exportDftracer(const std::vector<Trace> &Traces, std::FILE *Out);
 /// args, kwargs, return_values, time) and variable records (var_name,
 /// var_type, mode, attributes, meta_vars, time), each process in time order.
 void exportTraincheck(const std::vector<Trace> &Traces, std::FILE *Out);
-/// The watches as CSV (RFC 4180): one row per watch record, a column per
-/// context arg and per member of structured values.
+/// The watches as CSV (RFC 4180): one row per watch record (not API call
+/// records), a column per context arg and per member of structured values.
 void exportCsv(const std::vector<Trace> &Traces, std::FILE *Out);
 
 /// Puts several processes on one timeline (docs/exports.md, "merge"):

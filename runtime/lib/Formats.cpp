@@ -36,6 +36,26 @@ uint32_t stringHash(std::string_view S) {
 
 namespace {
 
+/// Site kinds whose watch records have their own shape in the exports
+/// (docs/trace-format.md): a model's parameters, one record each, and the
+/// pre/post/error records of an API call. Compared as numbers so this file
+/// does not depend on the enum's spelling of them.
+constexpr uint8_t StateKind = 6, ApiKind = 7;
+
+uint8_t kindOf(const SiteInfo &S) { return static_cast<uint8_t>(S.Kind); }
+
+/// An API record's phase ("pre", "post", "error") and call id.
+std::string apiPhase(const Value &V) {
+  const Value *P = V.get("phase");
+  return P ? P->str() : std::string();
+}
+uint64_t apiCall(const Value &V) {
+  const Value *C = V.get("call");
+  if (!C)
+    return 0;
+  return C->K == Value::Kind::UInt ? C->U : static_cast<uint64_t>(C->I);
+}
+
 int64_t microsFloor(int64_t Ns) {
   return Ns >= 0 ? Ns / 1000 : -((-Ns + 999) / 1000);
 }
@@ -77,8 +97,55 @@ void exportDftracer(const std::vector<Trace> &Traces, std::FILE *Out) {
     J.key("value").num(P.Rank);
     J.close().close().raw("\n");
 
+    // An API call's pre record waits for its post (or error) record: the
+    // two are one complete event spanning the call, as DFTracer records a
+    // traced function. A call the process never returned from is written
+    // last, with duration 0 and `unfinished`.
+    std::map<uint64_t, const Event *> OpenCalls;
+    auto ApiEvent = [&](const Event &Pre, const Event *Post) {
+      const SiteInfo &S = T.site(Pre.Site);
+      int64_t Ts = microsFloor(Pre.Ts);
+      J.open();
+      J.key("id").num(Id++);
+      J.key("name").str(S.Name);
+      J.key("cat").str(S.topCategory());
+      J.key("pid").num(P.Pid);
+      J.key("tid").num(T.tid(Pre.Thread));
+      J.key("ts").num(Ts);
+      J.key("dur").num(Post ? microsFloor(Post->Ts) - Ts : int64_t(0));
+      J.key("ph").str("X");
+      J.key("args").open();
+      J.key("hhash").num(static_cast<uint64_t>(HHash));
+      J.key("level").num(static_cast<uint64_t>(Pre.Level));
+      for (const auto &KV : *Pre.A)
+        if (KV.first != "hhash" && KV.first != "level")
+          J.key(KV.first).value(KV.second);
+      J.key("call").num(apiCall(Pre.V));
+      if (const Value *A = Pre.V.get("args"))
+        J.key("call_args").value(*A);
+      if (const Value *R = Post ? Post->V.get("ret") : nullptr)
+        J.key("ret").value(*R);
+      if (Post && apiPhase(Post->V) == "error")
+        J.key("error").raw("true");
+      if (!Post)
+        J.key("unfinished").raw("true");
+      J.key("func").str(S.Function);
+      J.close().close().raw("\n");
+    };
     for (const Event &E : T.Events) {
       const SiteInfo &S = T.site(E.Site);
+      if (E.Kind == EventKind::Watch && kindOf(S) == ApiKind) {
+        uint64_t Call = apiCall(E.V);
+        if (apiPhase(E.V) == "pre") {
+          OpenCalls[Call] = &E;
+        } else {
+          auto It = OpenCalls.find(Call);
+          ApiEvent(It != OpenCalls.end() ? *It->second : E, &E);
+          if (It != OpenCalls.end())
+            OpenCalls.erase(It);
+        }
+        continue;
+      }
       int64_t Ts = microsFloor(E.Ts);
       int64_t Dur =
           E.Kind == EventKind::Region ? microsFloor(E.Ts + E.Dur) - Ts : 0;
@@ -110,6 +177,8 @@ void exportDftracer(const std::vector<Trace> &Traces, std::FILE *Out) {
       J.key("func").str(S.Function);
       J.close().close().raw("\n");
     }
+    for (const auto &KV : OpenCalls)
+      ApiEvent(*KV.second, nullptr);
   }
   J.raw("]\n");
 }
@@ -117,14 +186,6 @@ void exportDftracer(const std::vector<Trace> &Traces, std::FILE *Out) {
 // --- TrainCheck ----------------------------------------------------------
 
 namespace {
-
-/// Site kinds whose watch records have their own TrainCheck shape
-/// (docs/trace-format.md): a model's parameters, one record each, and the
-/// pre/post/error records of an API call. Compared as numbers so this file
-/// does not depend on the enum's spelling of them.
-constexpr uint8_t StateKind = 6, ApiKind = 7;
-
-uint8_t kindOf(const SiteInfo &S) { return static_cast<uint8_t>(S.Kind); }
 
 /// A value as TrainCheck's var_to_serializable writes it: a tensor summary
 /// under its type name, anything else as itself.
@@ -176,13 +237,9 @@ void attributes(JsonOut &J, const Value &V) {
 /// function_wrapper writes its pre and post records.
 void apiRecord(JsonOut &J, const Trace &T, const Event &E, const SiteInfo &S,
                int64_t Time) {
-  const Value *Phase = E.V.get("phase"), *Call = E.V.get("call");
-  std::string Ph = Phase ? Phase->str() : "";
+  std::string Ph = apiPhase(E.V);
   J.key("func_call_id")
-      .str(std::to_string(T.Process.Pid) + "_" +
-           (!Call                          ? std::string("?")
-            : Call->K == Value::Kind::UInt ? std::to_string(Call->U)
-                                           : std::to_string(Call->I)));
+      .str(std::to_string(T.Process.Pid) + "_" + std::to_string(apiCall(E.V)));
   J.key("thread_id").num(T.tid(E.Thread));
   J.key("process_id").num(T.Process.Pid);
   J.key("meta_vars").args(*E.A);
@@ -283,11 +340,10 @@ void exportTraincheck(const std::vector<Trace> &Traces, std::FILE *Out) {
           Lines.push_back({E.Ts + E.Dur, I, TcLine::Post});
       } else if (E.Kind == EventKind::Watch) {
         bool Api = kindOf(T.site(E.Site)) == ApiKind;
-        const Value *Phase = Api ? E.V.get("phase") : nullptr;
         Lines.push_back({E.Ts, I,
-                         !Api                             ? TcLine::Var
-                         : Phase && Phase->str() == "pre" ? TcLine::Pre
-                                                          : TcLine::Post});
+                         !Api                     ? TcLine::Var
+                         : apiPhase(E.V) == "pre" ? TcLine::Pre
+                                                  : TcLine::Post});
       }
     }
     // Each process in time order, as TrainCheck's reader expects; a post at
@@ -429,9 +485,14 @@ void exportCsv(const std::vector<Trace> &Traces, std::FILE *Out) {
   // summaries: value.mean, value.shape...).
   std::vector<std::string> ArgCols, ValueCols;
   std::set<std::string> SeenArg, SeenValue;
+  // API call records are calls, not watched values: the other exports
+  // have them.
+  auto IsValue = [](const Trace &T, const Event &E) {
+    return E.Kind == EventKind::Watch && kindOf(T.site(E.Site)) != ApiKind;
+  };
   for (const Trace &T : Traces)
     for (const Event &E : T.Events) {
-      if (E.Kind != EventKind::Watch)
+      if (!IsValue(T, E))
         continue;
       for (const auto &KV : *E.A)
         if (SeenArg.insert(KV.first).second)
@@ -455,7 +516,7 @@ void exportCsv(const std::vector<Trace> &Traces, std::FILE *Out) {
   std::fwrite(Row.data(), 1, Row.size(), Out);
   for (const Trace &T : Traces)
     for (const Event &E : T.Events) {
-      if (E.Kind != EventKind::Watch)
+      if (!IsValue(T, E))
         continue;
       const SiteInfo &S = T.site(E.Site);
       Row.clear();

@@ -265,6 +265,51 @@ TEST(ExportTest, TraincheckApiAndStateRecords) {
   EXPECT_NE(L[4].find("\"mode\":\"update\""), std::string::npos);
 }
 
+TEST(ExportTest, DftracerJoinsAnApiCallsPreAndPost) {
+  Builder B(9, 0);
+  uint32_t Api =
+      B.site(static_cast<SiteKind>(7), "api", "torch::mse_loss", {"self"});
+  uint32_t Loss = B.site(SiteKind::Watch, "user", "loss");
+  const Args *Ctx = B.args({{"step", integer(2)}});
+  auto Rec = [&](int64_t Ts, const char *Phase, uint64_t Call) -> Value & {
+    Value &V = B.add(EventKind::Watch, Api, Ts, 0, Ctx).V;
+    V = Value::object(
+        {{"phase", Value::string(Phase)}, {"call", uinteger(Call)}});
+    return V;
+  };
+  Rec(100000, "pre", 1) = Value::object({{"phase", Value::string("pre")},
+                                         {"call", uinteger(1)},
+                                         {"args", Value::array({num(1)})}});
+  Rec(350000, "post", 1) = Value::object({{"phase", Value::string("post")},
+                                          {"call", uinteger(1)},
+                                          {"ret", num(0.5)}});
+  Rec(400000, "pre", 2);
+  Rec(450000, "error", 2);
+  Rec(500000, "pre", 3); // never returned
+  B.add(EventKind::Watch, Loss, 600000, 0, Ctx).V = num(0.5);
+  std::vector<Trace> Ts;
+  Ts.push_back(std::move(B.T));
+  auto L = lines(capture([&](std::FILE *F) { exportDftracer(Ts, F); }));
+  ASSERT_EQ(L.size(), 10u); // [, 4 metadata, 3 calls, loss, ]
+  std::string H = std::to_string(stringHash("node1"));
+  EXPECT_EQ(L[5], "{\"id\":4,\"name\":\"torch::mse_loss\",\"cat\":\"api\","
+                  "\"pid\":9,\"tid\":9,\"ts\":100,\"dur\":250,\"ph\":\"X\","
+                  "\"args\":{\"hhash\":" +
+                      H +
+                      ",\"level\":0,\"step\":2,\"call\":1,\"call_args\":[1],"
+                      "\"ret\":0.5,\"func\":\"train_epoch\"}}");
+  EXPECT_NE(L[6].find("\"ts\":400,\"dur\":50,"), std::string::npos) << L[6];
+  EXPECT_NE(L[6].find("\"error\":true"), std::string::npos) << L[6];
+  EXPECT_NE(L[7].find("\"name\":\"loss\""), std::string::npos) << L[7];
+  EXPECT_NE(L[8].find("\"ts\":500,\"dur\":0,"), std::string::npos) << L[8];
+  EXPECT_NE(L[8].find("\"unfinished\":true"), std::string::npos) << L[8];
+
+  // CSV has the watched values only: not the calls.
+  auto C = lines(capture([&](std::FILE *F) { exportCsv(Ts, F); }));
+  ASSERT_EQ(C.size(), 2u);
+  EXPECT_EQ(C[1], "600000,9,0,9,loss,train_epoch,train.cpp,12,2,0.5\r");
+}
+
 TEST(ExportTest, CsvQuotesAndFlattensStructuredValues) {
   Builder B(7, 2);
   uint32_t W = B.site(SiteKind::Watch, "user", "note");
