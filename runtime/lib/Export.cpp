@@ -70,7 +70,10 @@ void exportJsonl(const std::vector<Trace> &Traces, std::FILE *Out) {
     for (const Event &E : T.Events) {
       const SiteInfo &S = T.site(E.Site);
       J.open();
-      J.key("kind").str(kindName(E.Kind));
+      // A state site's records are watches, one per parameter.
+      J.key("kind").str(E.Kind == EventKind::Watch && S.Kind == SiteKind::State
+                            ? "state"
+                            : kindName(E.Kind));
       J.key("cat").str(S.topCategory());
       J.key("name").str(eventName(T, E));
       J.key("ts").num(E.Ts);

@@ -67,6 +67,8 @@ enum class SiteKind : uint8_t {
   Watch = 3,   ///< a value at a point in time
   Loop = 4,    ///< iterations of a loop: `<name>.iter` and `<name>.block`
   Frame = 5,   ///< a context frame (`A` in `A > B > x`): records nothing
+  State = 6,   ///< a model's state (sonde::recordState in sonde/torch.h):
+               ///< one watch record per parameter
 };
 
 /// Site flags, fixed at compile time.
@@ -78,6 +80,22 @@ enum SiteFlags : uint8_t {
   /// `context: true`: the site's args apply to every nested record.
   ContextArgs = 4,
 };
+
+/// How a watch summarizes a structured value (`summary:` in the spec). Kept
+/// in bits 3..5 of Site::Flags (`Flags |= unsigned(Summary) << 3`); a
+/// ValueTraits specialization with a `write(ValueWriter &, const T &,
+/// Summary)` overload receives it. `Default` lets the type choose (`shape`
+/// for tensors, `stats` for containers of numbers); scalars ignore it.
+enum class Summary : uint8_t {
+  Default = 0,
+  Value = 1, ///< the value itself (scalars, strings)
+  Shape = 2, ///< dtype, device, shape, element count
+  Stats = 3, ///< shape plus min, max, mean, std, L2 norm, NaN and Inf counts
+  Hash = 4,  ///< shape plus a content hash (did it change between steps?)
+  Full = 5,  ///< shape plus the values, capped (see the type's MaxBytes)
+};
+constexpr unsigned SummaryShift = 3;
+constexpr uint8_t SummaryMask = 7u << SummaryShift;
 
 /// The static facts of one probe site. Instrumentation emits one per site as
 /// a function-local `static`, which is constant-initialized (no guard, no
@@ -113,6 +131,11 @@ struct Site {
   static constexpr uint32_t OnBit = 1u << 31;
   static constexpr uint32_t IdMask = OnBit - 1;
 };
+
+/// The summary a watch site asks for (bits 3..5 of its flags).
+constexpr Summary summaryOf(const Site &S) noexcept {
+  return static_cast<Summary>((S.Flags & SummaryMask) >> SummaryShift);
+}
 
 //===----------------------------------------------------------------------===//
 // The raw record layout in the per-thread ring (host byte order)
@@ -368,7 +391,11 @@ private:
 ///   };
 ///
 /// `write` runs on the recording thread: keep it cheap and allocation-free.
-/// sonde/torch.h specializes it for tensors.
+/// A specialization may instead (or also) provide
+/// `static void write(ValueWriter &, const T &, Summary)`: watches then pass
+/// the site's `summary:`. `MaxBytes` bounds the largest summary.
+/// sonde/torch.h specializes it for tensors, sonde/containers.h for
+/// std::vector and std::array of numbers.
 template <class T, class Enable = void> struct ValueTraits;
 
 template <class T>
@@ -458,6 +485,25 @@ constexpr uint32_t align8(size_t N) {
   return static_cast<uint32_t>((N + 7) & ~size_t(7));
 }
 
+/// Whether the traits of `T` take a Summary.
+template <class T, class = void> struct HasSummaryWrite : std::false_type {};
+template <class T>
+struct HasSummaryWrite<
+    T, std::void_t<decltype(Traits<T>::write(
+           std::declval<ValueWriter &>(),
+           std::declval<const std::decay_t<T> &>(), Summary::Default))>>
+    : std::true_type {};
+
+/// Writes `V` with its traits, passing `S` when they take a summary.
+template <class T>
+SONDE_ALWAYS_INLINE void writeValue(ValueWriter &W, const T &V,
+                                    Summary S) noexcept {
+  if constexpr (HasSummaryWrite<T>::value)
+    Traits<T>::write(W, V, S);
+  else
+    Traits<T>::write(W, V);
+}
+
 template <class... Ts> constexpr size_t sumMaxBytes() {
   size_t Sum = 0;
   for (size_t B : {size_t(0), maxBytes<Ts>()...})
@@ -475,7 +521,7 @@ void pushArgs(ThreadState *T, uint32_t Id, uint64_t Tsc,
   if (!P)
     return;
   ValueWriter W(P + 16, P + Max);
-  (Traits<Ts>::write(W, Vs), ...);
+  (writeValue(W, Vs, Summary::Default), ...);
   uint32_t Size = align8(W.position() - P);
   putHeader(P, static_cast<uint16_t>(Size), RecType::CtxPush,
             static_cast<uint8_t>(sizeof...(Ts)), Id);
@@ -559,7 +605,7 @@ template <class T> inline void watch(const Site &S, const T &V) noexcept {
   if (!P)
     return;
   ValueWriter W(P + 16, P + Max);
-  rt::detail::Traits<T>::write(W, V);
+  rt::detail::writeValue(W, V, summaryOf(S));
   uint32_t Size = rt::detail::align8(W.position() - P);
   // Aux 0: a structured value follows the time (scalars use watchScalar).
   rt::detail::putHeader(P, static_cast<uint16_t>(Size), rt::RecType::Watch, 0,
