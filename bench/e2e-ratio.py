@@ -3,7 +3,11 @@
 training run, with its full probe spec and the same compile flags; PAIRS
 alternating pairs (the order flips each pair), median of the per-pair ratios.
 
-  e2e-ratio.py NAME PLAIN INSTRUMENTED PAIRS OUT.json [ARGS...]
+  e2e-ratio.py NAME PLAIN INSTRUMENTED PAIRS OUT.json [OPTIONS] [ARGS...]
+
+OPTIONS (before ARGS): --env=K=V sets K=V for the instrumented runs only
+(e.g. LD_PRELOAD and SONDE_TORCH_OPS=1 on the plain binary); --key=K names
+the figures K_ratio, K_plain_s, K_instrumented_s instead of e2e.NAME_...
 """
 import json
 import os
@@ -15,30 +19,50 @@ import time
 
 name, plain, inst, pairs, out = sys.argv[1:6]
 plain, inst = os.path.abspath(plain), os.path.abspath(inst)
-args = [os.path.abspath(a) if os.path.exists(a) else a for a in sys.argv[6:]]
+rest = sys.argv[6:]
+inst_env, key = {}, f"e2e.{name}"
+while rest and (rest[0].startswith("--env=") or rest[0].startswith("--key=")):
+    opt = rest.pop(0)
+    if opt.startswith("--env="):
+        k, _, v = opt[len("--env="):].partition("=")
+        inst_env[k] = v
+    else:
+        key = opt[len("--key="):]
+args = [os.path.abspath(a) if os.path.exists(a) else a for a in rest]
 tmp = tempfile.mkdtemp(prefix=f"sonde-e2e-{name}-")
 env = dict(os.environ, SONDE_OUTPUT=os.path.join(tmp, "traces"))
 args = [a.replace("{tmp}", tmp) for a in args]
 
 
-def timed(binary):
+def timed(binary, instrumented):
+    # The same binary may be on both sides (an LD_PRELOAD run): the side
+    # decides the environment.
+    run_env = dict(env, **inst_env) if instrumented else env
     t0 = time.perf_counter()
-    subprocess.run([binary, *args], cwd=tmp, env=env, stdout=subprocess.DEVNULL, check=True)
+    subprocess.run([binary, *args], cwd=tmp, env=run_env, stdout=subprocess.DEVNULL, check=True)
     return time.perf_counter() - t0
 
 
-timed(plain), timed(inst)  # warm the page cache and the data files
+def timed_plain():
+    return timed(plain, False)
+
+
+def timed_inst():
+    return timed(inst, True)
+
+
+timed_plain(), timed_inst()  # warm the page cache and the data files
 ratios, base, instr = [], [], []
 for i in range(int(pairs)):
     if i % 2:
-        b, s = timed(plain), timed(inst)
+        b, s = timed_plain(), timed_inst()
     else:
-        s, b = timed(inst), timed(plain)
+        s, b = timed_inst(), timed_plain()
     base.append(b)
     instr.append(s)
     ratios.append(s / b)
-res = {f"e2e.{name}_ratio": statistics.median(ratios),
-       f"e2e.{name}_plain_s": statistics.median(base),
-       f"e2e.{name}_instrumented_s": statistics.median(instr)}
+res = {f"{key}_ratio": statistics.median(ratios),
+       f"{key}_plain_s": statistics.median(base),
+       f"{key}_instrumented_s": statistics.median(instr)}
 json.dump(res, open(out, "w"), indent=1)
 print(json.dumps(res))

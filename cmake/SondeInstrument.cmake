@@ -8,7 +8,8 @@
 # MODE rewrite generates instrumented copies of the sources at build time
 # (with sonde-rewrite, again whenever the spec or a source changes) and
 # compiles the copies instead, with any compiler (g++ too). Either way the
-# target links sonde::runtime. SOURCES restricts instrumentation to those
+# target links sonde::runtime (and sonde::torch when it links torch: call
+# sonde_instrument after target_link_libraries). SOURCES restricts instrumentation to those
 # sources (default: every C++ source of the target).
 #
 # Call it in the directory that creates the target. It expects the
@@ -66,6 +67,17 @@ function(sonde_instrument)
     set(SONDE_RUNTIME_TARGET sonde::runtime)
   endif()
   target_link_libraries(${ARG_TARGET} PRIVATE ${SONDE_RUNTIME_TARGET})
+  # A libtorch program also gets libsonde_torch (tensor watches, model state,
+  # op tracing: sonde/torch.h), when this sonde has it. Seen only if the
+  # target links torch before this call.
+  if(NOT SONDE_TORCH_TARGET)
+    set(SONDE_TORCH_TARGET sonde::torch)
+  endif()
+  get_target_property(_libs ${ARG_TARGET} LINK_LIBRARIES)
+  if(TARGET ${SONDE_TORCH_TARGET} AND _libs AND
+     ("torch" IN_LIST _libs OR "Torch::torch" IN_LIST _libs))
+    target_link_libraries(${ARG_TARGET} PRIVATE ${SONDE_TORCH_TARGET})
+  endif()
 
   # The spec's hash goes into the flags: editing the spec re-runs cmake,
   # which changes the flags, so every instrumented source is rebuilt, and

@@ -1,0 +1,219 @@
+//===- TorchOps.cpp - Every ATen op as a region ---------------------------===//
+//
+// One global at::RecordFunction callback (libtorch 1.13's API: plain
+// function pointers, state in thread-local storage) that records each
+// operator call as a region of category `torch.op`, and each autograd
+// backward node as `torch.op.backward`, named after it (`aten::addmm`,
+// `AddmmBackward0`).
+//
+// Operator names are only known at run time, so each distinct name gets a
+// Site made once and never freed (interned under a lock); a per-thread
+// direct-mapped cache keyed by a hash of the name finds it afterwards
+// without a lock or an allocation. The region itself goes through the
+// thread's shadow stack like any other, so ops nest under the program's
+// own regions (compute.forward > aten::linear > aten::addmm).
+//
+//===----------------------------------------------------------------------===//
+
+#define SONDE_TORCH_BUILDING 1
+#include "sonde/torch.h"
+
+#include <ATen/core/ivalue.h>
+#include <ATen/record_function.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string_view>
+#include <unordered_map>
+
+namespace sonde::torch::detail {
+namespace {
+
+/// The inputs of an op, as the `shapes` arg: one item per input, a
+/// tensor's sizes as an array, a number as itself, anything else null.
+struct InputShapes {
+  c10::ArrayRef<const c10::IValue> In;
+};
+
+} // namespace
+} // namespace sonde::torch::detail
+
+namespace sonde {
+template <> struct ValueTraits<torch::detail::InputShapes> {
+  static constexpr size_t MaxBytes = 1024;
+  static void write(ValueWriter &W,
+                    const torch::detail::InputShapes &V) noexcept {
+    constexpr size_t MaxInputs = 16, MaxDims = 8;
+    size_t N = V.In.size() < MaxInputs ? V.In.size() : MaxInputs;
+    W.array(static_cast<uint32_t>(N));
+    for (size_t I = 0; I < N; ++I) {
+      const c10::IValue &X = V.In[I];
+      if (X.isTensor()) {
+        const at::Tensor &T = X.toTensor();
+        if (!T.defined()) {
+          W.null();
+          continue;
+        }
+        at::IntArrayRef Sizes = T.sizes();
+        size_t D = Sizes.size() < MaxDims ? Sizes.size() : MaxDims;
+        W.array(static_cast<uint32_t>(D));
+        for (size_t J = 0; J < D; ++J)
+          W.integer(Sizes[J]);
+      } else if (X.isInt()) {
+        W.integer(X.toInt());
+      } else if (X.isDouble()) {
+        W.floating(X.toDouble());
+      } else if (X.isBool()) {
+        W.boolean(X.toBool());
+      } else {
+        W.null();
+      }
+    }
+  }
+};
+} // namespace sonde
+
+namespace sonde::torch::detail {
+namespace {
+
+constexpr const char *OpCategory = "torch.op";
+constexpr const char *BackwardCategory = "torch.op.backward";
+
+struct Tracing {
+  std::mutex Lock;
+  at::CallbackHandle Handle = 0; ///< under Lock; 0: not installed
+  bool Shapes = false;           ///< fixed while installed
+  /// Every site made so far, by name; names and sites are never freed.
+  std::unordered_map<std::string_view, const Site *> Sites;
+};
+
+// Immortal: ops may run in static destructors.
+Tracing &tracing() {
+  static Tracing *T = new Tracing;
+  return *T;
+}
+
+uint64_t hashName(const char *S) noexcept {
+  uint64_t H = 0xcbf29ce484222325ull;
+  for (; *S; ++S)
+    H = (H ^ static_cast<unsigned char>(*S)) * 0x100000001b3ull;
+  return H;
+}
+
+/// The site of an op name, made on first sight.
+const Site *internSite(const char *Name, bool Backward) noexcept {
+  Tracing &Tr = tracing();
+  std::lock_guard<std::mutex> G(Tr.Lock);
+  auto It = Tr.Sites.find(Name);
+  if (It != Tr.Sites.end())
+    return It->second;
+  try {
+    size_t Len = std::strlen(Name);
+    char *Copy = new char[Len + 1];
+    std::memcpy(Copy, Name, Len + 1);
+    const Site *S =
+        new Site(SiteKind::Region, Backward ? BackwardCategory : OpCategory,
+                 Copy, "<aten>", 0, "", 0, 0, Tr.Shapes ? "shapes" : "");
+    Tr.Sites.emplace(std::string_view(Copy, Len), S);
+    return S;
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+/// A thread's view: a cache of sites by name hash, and which of the ops
+/// open on this thread opened a region (their end callbacks close it).
+struct ThreadOps {
+  static constexpr uint32_t CacheSize = 1024;
+  static constexpr uint32_t MaxDepth = 256;
+  struct Entry {
+    uint64_t Hash;
+    const Site *S;
+  };
+  Entry Cache[CacheSize];
+  uint32_t Depth;
+  bool Opened[MaxDepth];
+};
+thread_local ThreadOps Ops; // zero-initialized: no constructor, no guard
+
+const Site *siteFor(const char *Name, bool Backward) noexcept {
+  uint64_t H = hashName(Name);
+  ThreadOps::Entry &E = Ops.Cache[H & (ThreadOps::CacheSize - 1)];
+  if (SONDE_LIKELY(E.S && E.Hash == H && std::strcmp(E.S->Name, Name) == 0))
+    return E.S;
+  const Site *S = internSite(Name, Backward);
+  if (S)
+    E = {H, S};
+  return S;
+}
+
+std::unique_ptr<at::ObserverContext> onStart(const at::RecordFunction &Fn) {
+  bool Opened = false;
+  const char *Name = Fn.name();
+  if (Name) {
+    const Site *S =
+        siteFor(Name, Fn.scope() == at::RecordScope::BACKWARD_FUNCTION);
+    if (uint32_t Id = S ? rt::detail::activeId(*S) : 0) {
+      rt::ThreadState *T = rt::detail::thread();
+      uint64_t Tsc = now();
+      bool Args = S->Args[0] != '\0';
+      if (Args)
+        rt::detail::pushArgs(T, Id, Tsc, InputShapes{Fn.inputs()});
+      rt::detail::open(T, Id, Tsc, Args);
+      Opened = true;
+    }
+  }
+  uint32_t D = Ops.Depth++;
+  if (D < ThreadOps::MaxDepth)
+    Ops.Opened[D] = Opened;
+  return nullptr;
+}
+
+void onEnd(const at::RecordFunction &, at::ObserverContext *) {
+  if (Ops.Depth == 0)
+    return; // began before the callback was installed
+  uint32_t D = --Ops.Depth;
+  if (D < ThreadOps::MaxDepth && Ops.Opened[D])
+    rt::detail::close(rt::detail::thread(), now());
+}
+
+/// SONDE_TORCH_OPS=1 (or `shapes`) turns tracing on when the library loads.
+struct FromEnvironment {
+  FromEnvironment() {
+    const char *V = std::getenv("SONDE_TORCH_OPS");
+    if (V && *V && std::strcmp(V, "0") != 0)
+      enableOps(std::strcmp(V, "shapes") == 0);
+  }
+} AtLoad;
+
+} // namespace
+
+bool enableOps(bool Shapes) noexcept {
+  Tracing &Tr = tracing();
+  std::lock_guard<std::mutex> G(Tr.Lock);
+  if (Tr.Handle)
+    return true;
+  try {
+    Tr.Shapes = Shapes;
+    Tr.Handle = at::addGlobalCallback(
+        at::RecordFunctionCallback(onStart, onEnd)
+            .needsInputs(Shapes)
+            .scopes({at::RecordScope::FUNCTION,
+                     at::RecordScope::BACKWARD_FUNCTION}));
+  } catch (...) {
+    return false;
+  }
+  return Tr.Handle != 0;
+}
+
+void disableOps() noexcept {
+  Tracing &Tr = tracing();
+  std::lock_guard<std::mutex> G(Tr.Lock);
+  if (!Tr.Handle)
+    return;
+  at::removeCallback(Tr.Handle);
+  Tr.Handle = 0;
+}
+
+} // namespace sonde::torch::detail
