@@ -11,6 +11,7 @@ the figures K_ratio, K_plain_s, K_instrumented_s instead of e2e.NAME_...
 """
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -39,7 +40,10 @@ def timed(binary, instrumented):
     # decides the environment.
     run_env = dict(env, **inst_env) if instrumented else env
     t0 = time.perf_counter()
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     subprocess.run([binary, *args], cwd=tmp, env=run_env, stdout=subprocess.DEVNULL, check=True)
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu.append(r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime)
     return time.perf_counter() - t0
 
 
@@ -51,8 +55,9 @@ def timed_inst():
     return timed(inst, True)
 
 
+cpu = []  # CPU seconds (user + sys) of each run, in order
 timed_plain(), timed_inst()  # warm the page cache and the data files
-ratios, base, instr = [], [], []
+ratios, base, instr, cpu_ratios = [], [], [], []
 for i in range(int(pairs)):
     if i % 2:
         b, s = timed_plain(), timed_inst()
@@ -61,8 +66,13 @@ for i in range(int(pairs)):
     base.append(b)
     instr.append(s)
     ratios.append(s / b)
+    c_first, c_second = cpu[-2], cpu[-1]
+    cpu_ratios.append(c_second / c_first if i % 2 else c_first / c_second)
 res = {f"{key}_ratio": statistics.median(ratios),
        f"{key}_plain_s": statistics.median(base),
-       f"{key}_instrumented_s": statistics.median(instr)}
+       f"{key}_instrumented_s": statistics.median(instr),
+       # The same pairs in CPU time: steadier than wall time on a shared
+       # machine (the writer thread's CPU counts too).
+       f"{key}_cpu_ratio": statistics.median(cpu_ratios)}
 json.dump(res, open(out, "w"), indent=1)
 print(json.dumps(res))

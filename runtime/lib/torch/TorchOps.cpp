@@ -108,6 +108,11 @@ const Site *internSite(const char *Name, bool Backward) noexcept {
   auto It = Tr.Sites.find(Name);
   if (It != Tr.Sites.end())
     return It->second;
+  // The autograd engine wraps each backward node in a FUNCTION-scope
+  // record ("autograd::engine::evaluate_function: AddmmBackward0"): it is
+  // backward work too.
+  if (std::strncmp(Name, "autograd::", 10) == 0)
+    Backward = true;
   try {
     size_t Len = std::strlen(Name);
     char *Copy = new char[Len + 1];
