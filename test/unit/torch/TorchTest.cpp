@@ -9,10 +9,13 @@
 #include "sonde/torch.h"
 #include "sonde/trace.h"
 
+#include "Export.h"
+
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <unistd.h>
@@ -281,10 +284,26 @@ TEST_F(TorchTest, StateRecordsEveryParameterAndItsGradient) {
   EXPECT_EQ(H[0].get("hash")->str().size(), 16u);
   EXPECT_EQ(H[0].get("min"), nullptr);
   EXPECT_NE(H[0].get("grad")->get("min"), nullptr);
-  // The reader keeps the site kind: exports show these as "state".
+  // The reader keeps the site kind, and the jsonl export shows it.
   for (const Event &E : T.Events)
     if (T.site(E.Site).Name == "state")
       EXPECT_EQ(T.site(E.Site).Kind, sonde::trace::SiteKind::State);
+  char *Buf = nullptr;
+  size_t Len = 0;
+  std::FILE *Out = open_memstream(&Buf, &Len);
+  ASSERT_NE(Out, nullptr);
+  std::vector<Trace> Ts;
+  Ts.push_back(std::move(T));
+  sonde::trace::exportJsonl(Ts, Out);
+  std::fclose(Out);
+  std::string Jsonl(Buf, Len);
+  std::free(Buf);
+  size_t At = Jsonl.find("\"param\":\"fc.weight\"");
+  ASSERT_NE(At, std::string::npos);
+  size_t LineStart = Jsonl.rfind('\n', At) + 1;
+  const std::string Head = "{\"kind\":\"state\",";
+  EXPECT_EQ(Jsonl.compare(LineStart, Head.size(), Head), 0)
+      << Jsonl.substr(LineStart, 80);
 }
 
 TEST_F(TorchTest, OpTracingRecordsOpsInsideRegionsAndNotItsOwnWork) {
