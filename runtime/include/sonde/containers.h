@@ -19,12 +19,14 @@
 #include "sonde/sonde.h"
 
 #include <array>
-#include <cmath>
-#include <limits>
 #include <vector>
 
 namespace sonde {
 namespace stats {
+
+// Builtins rather than <cmath> and <limits>: this header rides along in
+// every translation unit that watches a tensor.
+inline bool isFinite(double X) noexcept { return __builtin_isfinite(X); }
 
 /// How many values `full` records at most.
 constexpr uint32_t FullCap = 128;
@@ -40,16 +42,16 @@ constexpr size_t FullBytes = 9 + 5 + FullCap * 9;
 struct Accumulator {
   uint64_t Count = 0; ///< finite values
   uint64_t NaN = 0, Inf = 0;
-  double Min = std::numeric_limits<double>::infinity();
-  double Max = -std::numeric_limits<double>::infinity();
+  double Min = __builtin_inf();
+  double Max = -__builtin_inf();
   double Shift = 0; ///< the first finite value
   double Sum = 0;   ///< of (x - Shift)
   double SumSq = 0; ///< of (x - Shift)^2
   double Sq = 0;    ///< of x^2
 
   void add(double X) noexcept {
-    if (!std::isfinite(X)) {
-      ++(std::isnan(X) ? NaN : Inf);
+    if (!isFinite(X)) {
+      ++(__builtin_isnan(X) ? NaN : Inf);
       return;
     }
     if (!Count)
@@ -72,9 +74,9 @@ struct Accumulator {
       return 0;
     double N = static_cast<double>(Count);
     double Var = (SumSq - Sum * Sum / N) / (N - 1);
-    return Var > 0 ? std::sqrt(Var) : 0;
+    return Var > 0 ? __builtin_sqrt(Var) : 0;
   }
-  double norm() const noexcept { return std::sqrt(Sq); }
+  double norm() const noexcept { return __builtin_sqrt(Sq); }
 };
 
 /// Adds `N` values. The common case (every value finite) runs branch-free
@@ -86,7 +88,7 @@ template <class T> void addAll(Accumulator &A, const T *P, size_t N) noexcept {
     return;
   constexpr size_t L = 8;
   double K = A.Count ? A.Shift : static_cast<double>(P[0]);
-  if (std::isfinite(K) && N >= L) {
+  if (isFinite(K) && N >= L) {
     double S[L] = {}, SS[L] = {}, Q[L] = {}, Mn[L], Mx[L];
     for (size_t J = 0; J < L; ++J)
       Mn[J] = Mx[J] = K;
@@ -109,7 +111,7 @@ template <class T> void addAll(Accumulator &A, const T *P, size_t N) noexcept {
       Min = Mn[J] < Min ? Mn[J] : Min;
       Max = Mx[J] > Max ? Mx[J] : Max;
     }
-    if (std::isfinite(Sum) && std::isfinite(SumSq) && std::isfinite(Sq)) {
+    if (isFinite(Sum) && isFinite(SumSq) && isFinite(Sq)) {
       if (!A.Count)
         A.Shift = K;
       A.Count += I;

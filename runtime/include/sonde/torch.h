@@ -31,7 +31,6 @@
 #include "sonde/containers.h"
 #include "sonde/sonde.h"
 
-#include <memory>
 #include <type_traits>
 #include <utility>
 
