@@ -408,8 +408,9 @@ void Decoder::finish() {
     if (E.Kind == EventKind::Region) {
       uint64_t DurTicks = E.Dur >= 0 ? static_cast<uint64_t>(E.Dur)
                                      : (Last > Tsc ? Last - Tsc : 0);
-      E.Dur = static_cast<int64_t>(
-          std::llround(static_cast<double>(DurTicks) * Rate));
+      // The end converted as a point, not the length as a length: rounded
+      // apart, Ts + Dur could pass the start of what follows by 1 ns.
+      E.Dur = ToNs(Tsc + DurTicks) - E.Ts;
     }
   }
   // Time order, nesting level breaking ties (a parent before its first
