@@ -250,9 +250,15 @@ void verifySpecCode(const CompilationDatabase &DB, const Spec &S, Result &R,
                  llvm::vfs::createPhysicalFileSystem());
   Tool.mapVirtualFile(R.Path, Rewritten);
   Tool.appendArgumentsAdjuster(commonAdjuster());
-  Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(
-      {"-include", "sonde/sonde.h", "-I", RuntimeInclude.getValue()},
-      ArgumentInsertPosition::END));
+  CommandLineArguments Extra;
+  for (const std::string &H : P.RuntimeHeaders) {
+    Extra.push_back("-include");
+    Extra.push_back(H);
+  }
+  Extra.push_back("-I");
+  Extra.push_back(RuntimeInclude.getValue());
+  Tool.appendArgumentsAdjuster(
+      getInsertArgumentAdjuster(Extra, ArgumentInsertPosition::END));
   ErrorCollector Errors;
   Tool.setDiagnosticConsumer(&Errors);
   Tool.run(newFrontendActionFactory<MainBodiesAction>().get());
