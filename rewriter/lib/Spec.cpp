@@ -574,6 +574,15 @@ private:
         });
         return;
       }
+      // `train > step` reads its bare last frame as a variable of train:
+      // here it names a function.
+      const Item &FI = WQ->FocusItem;
+      if (WQ->Focus == FocusKind::Item && FI.Kind == TargetKind::Variable &&
+          FI.Type.empty() && FI.As.empty() && WQ->Captures.empty()) {
+        WQ->Context.push_back(WQ->Host);
+        WQ->Host = FuncGlob{FI.Name, "", FI.Offset, FI.Length};
+        WQ->Focus = FocusKind::Function;
+      }
       if (WQ->Focus != FocusKind::Function || !WQ->Captures.empty()) {
         error(WithinLoc,
               "'within' is a function selector ('train_epoch', "
