@@ -333,9 +333,24 @@ static bool involvesTensor(QualType T, int Depth = 0) {
   return false;
 }
 
+/// Whether `T` is a std::vector or std::array of numbers.
+static bool isNumberContainer(QualType T) {
+  T = T.getNonReferenceType().getCanonicalType();
+  auto *Spec =
+      dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
+  if (!Spec || !Spec->isInStdNamespace() ||
+      (Spec->getName() != "vector" && Spec->getName() != "array"))
+    return false;
+  const TemplateArgumentList &Args = Spec->getTemplateArgs();
+  return Args.size() > 0 && Args[0].getKind() == TemplateArgument::Type &&
+         Args[0].getAsType()->isArithmeticType();
+}
+
 void PlanBuilder::noteValueType(QualType T) {
   if (involvesTensor(T))
     needHeader("sonde/torch.h");
+  else if (isNumberContainer(T))
+    needHeader("sonde/containers.h");
 }
 
 std::string PlanBuilder::everyCounter(const HostFunction &F, const SiteRef &R) {

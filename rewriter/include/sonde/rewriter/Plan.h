@@ -72,9 +72,11 @@ struct Plan {
   std::vector<SourceNote> Notes; ///< skipped sites and the like
   /// Per spec probe: how many sites it produced in this file.
   std::vector<unsigned> MatchCounts;
-  /// The runtime headers the instrumented text needs, sonde/sonde.h first
-  /// (then sonde/torch.h when a recorded value is a tensor, or the file has
-  /// `state:` sites, or starts `torch_ops:`). The instrumented text cannot
+  /// The runtime headers the instrumented text needs, sonde/sonde.h first,
+  /// then in name order: sonde/containers.h when a recorded value is a
+  /// std::vector or std::array of numbers; sonde/torch.h when one is a
+  /// tensor (or a template of one), or the file has `state:` sites, or
+  /// starts `torch_ops:` (torch.h includes containers.h). The instrumented text cannot
   /// include them (a line would move every line after it): the plugin adds
   /// each as an `-include` to the real compile, and a build of
   /// sonde-rewrite's output must pass them the same way.
