@@ -1611,7 +1611,12 @@ public:
 private:
   static SiteRef site(PlanBuilder &B, const Probe &Pr, const HostFunction &F,
                       StringRef Detail, SourceLocation At) {
-    std::string Name = !Pr.Name.empty() ? Pr.Name : "state";
+    // Named after the model when it is a plain name (`model`).
+    StringRef M = Pr.Model;
+    bool Plain = !M.empty() && (isAlpha(M[0]) || M[0] == '_') &&
+                 llvm::all_of(M, [](char C) { return isAlnum(C) || C == '_'; });
+    std::string Name =
+        !Pr.Name.empty() ? Pr.Name : (Plain ? M.str() : std::string("state"));
     return B.addSite(Pr, F, "state", Name, "state:" + Detail.str(), At,
                      Pr.Model);
   }

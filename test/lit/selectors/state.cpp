@@ -62,8 +62,8 @@ void train(Net *net, Opt &opt) {
 }
 
 // SITES:      # headers: sonde/sonde.h sonde/torch.h
-// SITES-NEXT: state state state {{.*}}state.cpp:44 train_epoch model
-// SITES-NEXT: state state state {{.*}}state.cpp:46 train_epoch model
+// SITES-NEXT: state state model {{.*}}state.cpp:44 train_epoch model
+// SITES-NEXT: state state model {{.*}}state.cpp:46 train_epoch model
 // SITES-NEXT: state state final {{.*}}state.cpp:55 train *net
 // SITES-NEXT: state state state {{.*}}state.cpp:55 train *net
 // SITES-NEXT: state state state {{.*}}state.cpp:57 train *net
