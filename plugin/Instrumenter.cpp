@@ -301,7 +301,8 @@ Outcome instrumentMainFile(CompilerInstance &CI, StringRef InFile,
       // The plan names the runtime headers it needs (sonde/sonde.h, and
       // sonde/torch.h for tensors, state and op tracing); they live next to
       // sonde/sonde.h.
-      StringRef Include = sys::path::parent_path(sys::path::parent_path(Header));
+      StringRef Include =
+          sys::path::parent_path(sys::path::parent_path(Header));
       Preprocessor &PP = CI.getPreprocessor();
       std::string Predefines = PP.getPredefines();
       for (const std::string &H : P->RuntimeHeaders) {

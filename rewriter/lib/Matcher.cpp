@@ -1466,9 +1466,7 @@ const Expr *passableArg(const PlanBuilder &B, const FunctionDecl *FD,
 class ApiCallKind : public SelectorKind {
 public:
   const char *name() const override { return "api-call"; }
-  bool handles(const Probe &P) const override {
-    return P.Sec == Section::Apis;
-  }
+  bool handles(const Probe &P) const override { return P.Sec == Section::Apis; }
   void collect(PlanBuilder &B, const Probe &Pr,
                const HostFunction &F) const override {
     const FunctionFacts &Fx = B.facts(F);
@@ -1515,9 +1513,9 @@ private:
     }
     PrintingPolicy PP(B.LO);
     QualType RT = FD ? FD->getReturnType() : CE->getType();
-    SiteRef R = B.addSite(Pr, F, "api", Callee, "api:" + Short,
-                          CE->getBeginLoc(), Short + "()", RT.getAsString(PP),
-                          Names);
+    SiteRef R =
+        B.addSite(Pr, F, "api", Callee, "api:" + Short, CE->getBeginLoc(),
+                  Short + "()", RT.getAsString(PP), Names);
     if (FD) {
       B.noteValueType(RT);
       for (const ParmVarDecl *PV : FD->parameters())

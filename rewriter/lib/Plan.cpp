@@ -284,12 +284,8 @@ SiteRef PlanBuilder::addSite(const Probe &Pr, const HostFunction &F,
   ++P.MatchCounts[Pr.Index];
 
   static const std::map<std::string, const char *> Kinds = {
-      {"region", "Region"},
-      {"instant", "Instant"},
-      {"watch", "Watch"},
-      {"loop", "Loop"},
-      {"frame", "Frame"},
-      {"state", "State"},
+      {"region", "Region"}, {"instant", "Instant"}, {"watch", "Watch"},
+      {"loop", "Loop"},     {"frame", "Frame"},     {"state", "State"},
       {"api", "Api"}};
   std::string Decl = " static ::sonde::Site " + R.Var +
                      "(::sonde::SiteKind::" + Kinds.at(Site.Kind) + ", " +
@@ -336,8 +332,8 @@ static bool involvesTensor(QualType T, int Depth = 0) {
 /// Whether `T` is a std::vector or std::array of numbers.
 static bool isNumberContainer(QualType T) {
   T = T.getNonReferenceType().getCanonicalType();
-  auto *Spec =
-      dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
+  auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T->getAsCXXRecordDecl());
   if (!Spec || !Spec->isInStdNamespace() ||
       (Spec->getName() != "vector" && Spec->getName() != "array"))
     return false;

@@ -56,10 +56,10 @@ const char *const Categories[] = {
     "user",
 };
 
-const char *const TopKeys[] = {"version", "scope",  "probes",   "watches",
+const char *const TopKeys[] = {"version", "scope", "probes",   "watches",
                                "apis",    "state", "torch_ops"};
-const char *const ApiKeys[] = {"call", "within",  "args",
-                               "when", "every",   "enabled"};
+const char *const ApiKeys[] = {"call", "within", "args",
+                               "when", "every",  "enabled"};
 const char *const StateKeys[] = {"at",   "model", "summary", "name",
                                  "when", "every", "enabled"};
 const char *const TorchOpsKeys[] = {"shapes"};
@@ -124,8 +124,7 @@ public:
           continue;
         if (!V.IsSequence()) {
           error(loc(V), "'" + Key + "' is a list of entries ('- " +
-                            (Sec == Section::Apis ? "call" : "at") +
-                            ": ...')");
+                            (Sec == Section::Apis ? "call" : "at") + ": ...')");
           continue;
         }
         for (const YAML::Node &P : V) {
@@ -348,8 +347,9 @@ private:
         static const char *const Kinds[] = {"value", "shape", "stats", "hash",
                                             "full"};
         static const char *const StateKinds[] = {"stats", "hash"};
-        if (!loadSummary(V, Key, IsState ? ArrayRef<const char *>(StateKinds)
-                                         : ArrayRef<const char *>(Kinds),
+        if (!loadSummary(V, Key,
+                         IsState ? ArrayRef<const char *>(StateKinds)
+                                 : ArrayRef<const char *>(Kinds),
                          P))
           continue;
         SummaryNode = V;
@@ -529,8 +529,7 @@ private:
           P.ApiArgs = false;
           continue;
         }
-        static const char *const Kinds[] = {"shape", "stats", "hash",
-                                            "none"};
+        static const char *const Kinds[] = {"shape", "stats", "hash", "none"};
         loadSummary(V, Key, Kinds, P);
       }
     }
@@ -569,9 +568,8 @@ private:
       Expected<Query> WQ =
           WS ? normalize(*WS) : Expected<Query>(WS.takeError());
       if (!WQ) {
-        handleAllErrors(WQ.takeError(), [&](const SelectorError &E) {
-          Located(WithinLoc, E);
-        });
+        handleAllErrors(WQ.takeError(),
+                        [&](const SelectorError &E) { Located(WithinLoc, E); });
         return;
       }
       // `train > step` reads its bare last frame as a variable of train:

@@ -37,8 +37,8 @@
 #include <atomic>
 #include <mutex>
 #include <set>
-#include <tuple>
 #include <thread>
+#include <tuple>
 
 using namespace clang;
 using namespace clang::tooling;

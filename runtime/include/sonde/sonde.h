@@ -1169,7 +1169,6 @@ SONDE_ALWAYS_INLINE decltype(auto) call(bool On, const Site &S, F &&Fn) {
   return static_cast<F &&>(Fn)();
 }
 
-
 //===----------------------------------------------------------------------===//
 // API calls (`apis:`): a pre and a post record per call of a function
 //
@@ -1225,8 +1224,7 @@ public:
   ApiCall &operator=(const ApiCall &) = delete;
 
   /// Argument `I` of the call, passed through unchanged.
-  template <class T>
-  SONDE_ALWAYS_INLINE T &&arg(uint32_t I, T &&V) noexcept {
+  template <class T> SONDE_ALWAYS_INLINE T &&arg(uint32_t I, T &&V) noexcept {
     if (Id) {
       using U = std::remove_reference_t<T>;
       if constexpr (watchable<U>() && !std::is_volatile<U>::value) {
@@ -1254,7 +1252,8 @@ public:
       R V = static_cast<F &&>(Fn)(*this);
       post(&V);
       return static_cast<R>(V);
-    } else if constexpr (watchable<R>() && std::is_move_constructible<R>::value &&
+    } else if constexpr (watchable<R>() &&
+                         std::is_move_constructible<R>::value &&
                          !std::is_const<R>::value) {
       // The result is kept to be recorded, then returned (NRVO or a move).
       R V = static_cast<F &&>(Fn)(*this);
@@ -1275,7 +1274,8 @@ private:
     Writer Write;
     uint32_t Max;
   };
-  template <class U> static void writeOne(ValueWriter &W, const void *P) noexcept {
+  template <class U>
+  static void writeOne(ValueWriter &W, const void *P) noexcept {
     rt::detail::Traits<U>::write(W, *static_cast<const U *>(P));
   }
   template <class U> static constexpr size_t maxOne() {
@@ -1364,8 +1364,8 @@ private:
   SONDE_ALWAYS_INLINE void commitValue(rt::ThreadState *T, char *P,
                                        ValueWriter &W, uint64_t Tsc) noexcept {
     uint32_t Size = rt::detail::align8(W.position() - P);
-    rt::detail::putHeader(P, static_cast<uint16_t>(Size), rt::RecType::Watch,
-                          0, Id);
+    rt::detail::putHeader(P, static_cast<uint16_t>(Size), rt::RecType::Watch, 0,
+                          Id);
     rt::detail::put64(P + 8, Tsc);
     rt::detail::commit(T, Size);
   }

@@ -269,7 +269,8 @@ TEST(Spec, ApisErrorsAreLocated) {
   EXPECT_NE(E.find("probes.yaml:3:12: error: 'call' is a callee glob"),
             std::string::npos)
       << E;
-  E = errorsOf("version: 1\napis:\n  - call: step\n    within: \"f > loss:int\"\n");
+  E = errorsOf(
+      "version: 1\napis:\n  - call: step\n    within: \"f > loss:int\"\n");
   EXPECT_NE(E.find("probes.yaml:4:14: error: 'within' is a function selector"),
             std::string::npos)
       << E;

@@ -76,9 +76,9 @@ struct Plan {
   /// then in name order: sonde/containers.h when a recorded value is a
   /// std::vector or std::array of numbers; sonde/torch.h when one is a
   /// tensor (or a template of one), or the file has `state:` sites, or
-  /// starts `torch_ops:` (torch.h includes containers.h). The instrumented text cannot
-  /// include them (a line would move every line after it): the plugin adds
-  /// each as an `-include` to the real compile, and a build of
+  /// starts `torch_ops:` (torch.h includes containers.h). The instrumented text
+  /// cannot include them (a line would move every line after it): the plugin
+  /// adds each as an `-include` to the real compile, and a build of
   /// sonde-rewrite's output must pass them the same way.
   std::vector<std::string> RuntimeHeaders;
 
