@@ -1489,6 +1489,14 @@ private:
       return;
     }
     const FunctionDecl *FD = CE->getDirectCallee();
+    // A call that never returns has no post record, and wrapping it would
+    // hide [[noreturn]] from the compiler's flow analysis.
+    if (FD && FD->isNoReturn()) {
+      B.skipped(CE->getBeginLoc(), Pr,
+                "call of '" + Short + "' cannot be traced: it does not return",
+                "sonde-unsupported");
+      return;
+    }
     // Member operators take the object as argument 0; their arguments are
     // not recorded (the call is).
     bool Operator = isa<CXXOperatorCallExpr>(CE);

@@ -19,6 +19,8 @@
 // SPEC:     args: none
 // SPEC:   - call: "*::update"
 // SPEC:     enabled: false
+// SPEC:   - call: "torch::check_failed"
+// SPEC:     within: train
 
 namespace at {
 struct Tensor {
@@ -31,6 +33,7 @@ namespace torch {
 using namespace at;
 } // namespace torch
 struct Opt {
+  bool Broken = false;
   void zero_grad(bool SetToNone) {}
 };
 struct Pair {
@@ -53,7 +56,18 @@ at::Tensor step(Opt &opt, at::Tensor x) {
   // CHECK: {{^}}  return at::relu(w);
 }
 
-at::Tensor train(Opt &opt) { return step(opt, at::Tensor{}); }
+[[noreturn]] void fail();
+namespace torch {
+[[noreturn]] inline void check_failed() { fail(); }
+} // namespace torch
+
+at::Tensor train(Opt &opt) {
+  if (opt.Broken)
+    torch::check_failed();
+  // Unchanged: a call that does not return has no post record.
+  // CHECK: {{^}}    torch::check_failed();
+  return step(opt, at::Tensor{});
+}
 
 // Inside a template the callee is known by name: its arguments are not
 // recorded.
@@ -61,11 +75,12 @@ template <class O> void update(O &o) { o.update(1); }
 // CHECK: {{^}}template <class O> void update(O &o) { {{.*}}::sonde::api(true, sonde_site_{{[0-9a-f]+}}, 1, 0, [&](::sonde::ApiCall &) -> decltype(auto) { return o.update(1); }); }
 
 // SITES:      # headers: sonde/sonde.h sonde/torch.h
-// SITES-NEXT: api api Opt::zero_grad {{.*}}apis.cpp:41 step zero_grad() :void args=SetToNone
-// SITES-NEXT: api api at::relu {{.*}}apis.cpp:43 step relu() :Tensor args=X
-// SITES-NEXT: api api at::relu {{.*}}apis.cpp:45 step relu() :Tensor args=X
-// SITES-NEXT: api api at::add {{.*}}apis.cpp:45 step add() :Tensor args=A,B,Alpha
-// SITES-NEXT: api api (dependent)::update {{.*}}apis.cpp:60 update update() :<dependent type> args=arg0
+// SITES-NEXT: api api Opt::zero_grad {{.*}}apis.cpp:44 step zero_grad() :void args=SetToNone
+// SITES-NEXT: api api at::relu {{.*}}apis.cpp:46 step relu() :Tensor args=X
+// SITES-NEXT: api api at::relu {{.*}}apis.cpp:48 step relu() :Tensor args=X
+// SITES-NEXT: api api at::add {{.*}}apis.cpp:48 step add() :Tensor args=A,B,Alpha
+// SITES-NEXT: api api (dependent)::update {{.*}}apis.cpp:74 update update() :<dependent type> args=arg0
 // SITES-NOT:  {{.}}
 
-// NOTES: apis.cpp:48:18: warning: probe 'train > step > torch::*()' skipped: call of 'add' cannot be traced: it names a structured binding or __func__ [sonde-unsupported]
+// NOTES: apis.cpp:51:18: warning: probe 'train > step > torch::*()' skipped: call of 'add' cannot be traced: it names a structured binding or __func__ [sonde-unsupported]
+// NOTES: apis.cpp:66:5: warning: probe 'train > torch::check_failed()' skipped: call of 'check_failed' cannot be traced: it does not return [sonde-unsupported]
