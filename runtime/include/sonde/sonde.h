@@ -1209,6 +1209,7 @@ public:
       : Total(Total), Remaining(Wrapped) {
     if (On)
       Id = rt::detail::activeId(S);
+    Sum = summaryOf(S);
   }
   ~ApiCall() {
     if (!Id || !Started || Posted)
@@ -1268,15 +1269,15 @@ public:
   }
 
 private:
-  using Writer = void (*)(ValueWriter &, const void *) noexcept;
+  using Writer = void (*)(ValueWriter &, const void *, Summary) noexcept;
   struct Slot {
     const void *P;
     Writer Write;
     uint32_t Max;
   };
   template <class U>
-  static void writeOne(ValueWriter &W, const void *P) noexcept {
-    rt::detail::Traits<U>::write(W, *static_cast<const U *>(P));
+  static void writeOne(ValueWriter &W, const void *P, Summary S) noexcept {
+    rt::detail::writeValue(W, *static_cast<const U *>(P), S);
   }
   template <class U> static constexpr size_t maxOne() {
     if constexpr (watchable<U>())
@@ -1317,7 +1318,7 @@ private:
     W.array(Total);
     for (uint32_t I = 0; I < Total; ++I) {
       if (I < MaxArgs && (Filled >> I & 1))
-        Slots[I].Write(W, Slots[I].P);
+        Slots[I].Write(W, Slots[I].P, Sum);
       else
         W.null();
     }
@@ -1356,7 +1357,7 @@ private:
     } else {
       head(W, "post", 4, Call, 3);
       W.key("ret");
-      Write(W, Ret);
+      Write(W, Ret, Sum);
     }
     commitValue(T, P, W, Tsc);
   }
@@ -1378,6 +1379,7 @@ private:
   bool Direct = false;
   int Uncaught = 0;
   uint64_t Call = 0;
+  Summary Sum = Summary::Default; ///< `args:` of the spec entry
   uint32_t Filled = 0; ///< bit I: Slots[I] holds argument I
   Slot Slots[MaxArgs]; ///< left uninitialized: filled as arguments pass
 };
