@@ -1380,7 +1380,7 @@ private:
   int Uncaught = 0;
   uint64_t Call = 0;
   Summary Sum = Summary::Default; ///< `args:` of the spec entry
-  uint32_t Filled = 0; ///< bit I: Slots[I] holds argument I
+  uint32_t Filled = 0;            ///< bit I: Slots[I] holds argument I
   Slot Slots[MaxArgs]; ///< left uninitialized: filled as arguments pass
 };
 
