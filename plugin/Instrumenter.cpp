@@ -39,7 +39,9 @@
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/PreprocessorOptions.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 using namespace clang;
 using namespace llvm;
@@ -209,6 +211,8 @@ bool mayDefine(const rewriter::FuncGlob &G, StringRef Text, StringRef File) {
 /// (most of a large project) skip the nested parse: no function a selector
 /// names, as host or as context, can be defined in `Text`.
 bool mayInstrument(const rewriter::Spec &S, StringRef Text, StringRef File) {
+  if (S.Ops.On && mentions(Text, "main"))
+    return true; // `torch_ops:` goes into the file that defines main()
   for (const rewriter::Probe &P : S.Probes) {
     if (mayDefine(P.Q.Host, Text, File))
       return true;
@@ -294,10 +298,31 @@ Outcome instrumentMainFile(CompilerInstance &CI, StringRef InFile,
     // has its headers inlined without include guards and no search path:
     // the runtime header can only come from the preprocessing step.
     if (!Preprocessed) {
+      // The plan names the runtime headers it needs (sonde/sonde.h, and
+      // sonde/torch.h for tensors, state and op tracing); they live next to
+      // sonde/sonde.h.
+      StringRef Include =
+          sys::path::parent_path(sys::path::parent_path(Header));
       Preprocessor &PP = CI.getPreprocessor();
-      PP.setPredefines(PP.getPredefines() + "#include \"" + Header.str() +
-                       "\"\n");
-      CI.getPreprocessorOpts().Includes.push_back(Header.str());
+      std::string Predefines = PP.getPredefines();
+      for (const std::string &H : P->RuntimeHeaders) {
+        SmallString<256> Path(Include);
+        sys::path::append(Path, H);
+        if (!sys::fs::exists(Path)) {
+          // Without it, tensor values have no ValueTraits and are not
+          // recorded; `state:` and `torch_ops:` do not compile.
+          Diags.Report(Diags.getCustomDiagID(
+              DiagnosticsEngine::Warning,
+              "sonde: the instrumented file needs the runtime header '%0', "
+              "which is not installed next to '%1'; its values are not "
+              "recorded"))
+              << H << Header;
+          continue;
+        }
+        Predefines += "#include \"" + Path.str().str() + "\"\n";
+        CI.getPreprocessorOpts().Includes.push_back(Path.str().str());
+      }
+      PP.setPredefines(Predefines);
     }
     installSpecCodeDiagnostics(CI, S, *P, Main);
   }

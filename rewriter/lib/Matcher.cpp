@@ -12,6 +12,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace clang;
@@ -36,6 +37,12 @@ std::string eventName(const Probe &Pr, StringRef Fallback) {
   if (Dot != StringRef::npos && !C.ends_with(".init"))
     return C.substr(Dot + 1).str();
   return Fallback.str();
+}
+
+/// Entries of `probes:` and `watches:` (`apis:` and `state:` have kinds of
+/// their own).
+bool isClassic(const Probe &P) {
+  return P.Sec == Section::Probes || P.Sec == Section::Watches;
 }
 
 /// Strips the nodes that do not change what an expression is.
@@ -221,7 +228,10 @@ RideAlong rideAlong(PlanBuilder &B, const FunctionFacts &Fx, const Probe &Pr,
                     SourceLocation NoteAt) {
   RideAlong R;
   for (const Item &C : Pr.Q.Captures) {
-    if (!findLocal(B, Fx, F, C.Name, At, AtBodyStart)) {
+    const ValueDecl *Local = findLocal(B, Fx, F, C.Name, At, AtBodyStart);
+    if (Local)
+      B.noteValueType(Local->getType());
+    if (!Local) {
       B.note(NoteAt, SourceNote::Warning,
              "capture '" + C.Name + "' of probe '" + Pr.At +
                  "' is not in scope here; recorded without it",
@@ -458,6 +468,8 @@ class LoopKind : public SelectorKind {
 public:
   const char *name() const override { return "loop"; }
   bool handles(const Probe &P) const override {
+    if (!isClassic(P))
+      return false;
     return P.Q.Focus == FocusKind::Item && P.Q.FocusItem.isLoopMeta();
   }
   void collect(PlanBuilder &B, const Probe &Pr,
@@ -591,6 +603,8 @@ class FunctionRegionKind : public SelectorKind {
 public:
   const char *name() const override { return "function-region"; }
   bool handles(const Probe &P) const override {
+    if (!isClassic(P))
+      return false;
     return P.Q.Focus == FocusKind::Function;
   }
   void collect(PlanBuilder &B, const Probe &Pr,
@@ -614,6 +628,8 @@ class EntryExitKind : public SelectorKind {
 public:
   const char *name() const override { return "entry-exit"; }
   bool handles(const Probe &P) const override {
+    if (!isClassic(P))
+      return false;
     MetaKind M = P.Q.FocusItem.Meta;
     return P.Q.Focus == FocusKind::Item &&
            (M == MetaKind::Enter || M == MetaKind::Exit ||
@@ -655,6 +671,8 @@ class ReturnValueKind : public SelectorKind {
 public:
   const char *name() const override { return "return-value"; }
   bool handles(const Probe &P) const override {
+    if (!isClassic(P))
+      return false;
     return P.Q.Focus == FocusKind::Item &&
            P.Q.FocusItem.Meta == MetaKind::Value;
   }
@@ -690,6 +708,7 @@ public:
       RideAlong A = rideAlong(B, Fx, Pr, F, RS, false, RS->getBeginLoc());
       SiteRef R = B.addSite(Pr, F, "watch", Name, "return", RS->getBeginLoc(),
                             "#value", RT.getAsString(), A.Names);
+      B.noteValueType(RT);
       Code G = B.guard(Pr, F, R);
       if (Local && !RT->isReferenceType()) {
         // Watching the local before `return x;` keeps NRVO.
@@ -756,6 +775,8 @@ class VariableKind : public SelectorKind {
 public:
   const char *name() const override { return "variable"; }
   bool handles(const Probe &P) const override {
+    if (!isClassic(P))
+      return false;
     TargetKind K = P.Q.FocusItem.Kind;
     return P.Q.Focus == FocusKind::Item &&
            (K == TargetKind::Variable || K == TargetKind::AnyVariable ||
@@ -835,6 +856,7 @@ private:
                                                                   : Name);
     RideAlong A = rideAlong(B, Fx, Pr, F, AtStmt, AtBodyStart, At);
     PrintingPolicy PP(B.LO);
+    B.noteValueType(V->getType());
     return B.addSite(Pr, F, "watch", Recorded, "var:" + Name, At, Name,
                      V->getType().getAsString(PP), A.Names);
   }
@@ -977,6 +999,143 @@ private:
 };
 
 //===----------------------------------------------------------------------===//
+// Calls
+//===----------------------------------------------------------------------===//
+
+/// The callee's qualified name (`(dependent)::name` inside templates, where
+/// only the name is known) and its short name.
+bool calleeName(const CallExpr *CE, std::string &Qualified,
+                std::string &Short) {
+  if (const FunctionDecl *FD = CE->getDirectCallee()) {
+    Qualified = FD->getQualifiedNameAsString();
+    Short = FD->getNameAsString();
+    return true;
+  }
+  // Calls through templates: the callee is known by name only.
+  const Expr *Callee = CE->getCallee()->IgnoreParenImpCasts();
+  if (auto *UL = dyn_cast<UnresolvedLookupExpr>(Callee))
+    Short = UL->getName().getAsString();
+  else if (auto *DM = dyn_cast<CXXDependentScopeMemberExpr>(Callee))
+    Short = DM->getMember().getAsString();
+  else if (auto *UM = dyn_cast<UnresolvedMemberExpr>(Callee))
+    Short = UM->getMemberName().getAsString();
+  else
+    return false;
+  Qualified = "(dependent)::" + Short;
+  return true;
+}
+
+/// The callee's name as the call spells it (`torch::relu` for a call
+/// written so, though the function is `at::relu`), or "".
+std::string writtenName(const PlanBuilder &B, const CallExpr *CE,
+                        StringRef Short) {
+  const Expr *Callee = CE->getCallee()->IgnoreParenImpCasts();
+  NestedNameSpecifierLoc Q;
+  if (auto *DRE = dyn_cast<DeclRefExpr>(Callee))
+    Q = DRE->getQualifierLoc();
+  else if (auto *UL = dyn_cast<UnresolvedLookupExpr>(Callee))
+    Q = UL->getQualifierLoc();
+  if (!Q)
+    return "";
+  StringRef Text = Lexer::getSourceText(
+      CharSourceRange::getTokenRange(Q.getSourceRange()), B.SM, B.LO);
+  std::string Out;
+  for (char C : Text)
+    if (!isSpace(C))
+      Out += C;
+  StringRef O(Out);
+  O.consume_front("::");
+  return O.str() + Short.str();
+}
+
+bool mentionsBinding(const Stmt *St) {
+  if (auto *DRE = dyn_cast<DeclRefExpr>(St))
+    if (isa<BindingDecl>(DRE->getDecl()))
+      return true;
+  if (isa<PredefinedExpr>(St))
+    return true;
+  for (const Stmt *C : St->children())
+    if (C && mentionsBinding(C))
+      return true;
+  return false;
+}
+
+bool hasTemporary(const Stmt *St) {
+  if (isa<MaterializeTemporaryExpr>(St))
+    return true;
+  for (const Stmt *C : St->children())
+    if (C && hasTemporary(C))
+      return true;
+  return false;
+}
+
+/// Calls `Visit(CE, Qualified, Short)` for each call in the host function
+/// that the probe's callee glob selects and that can be instrumented; the
+/// others get a note. With `Written`, a qualified glob may also match the
+/// callee's name as written at the call (`torch::*` selects
+/// `torch::relu(x)`, whose function is `at::relu`).
+template <class VisitFn>
+void forEachCall(PlanBuilder &B, const FunctionFacts &Fx, const Probe &Pr,
+                 bool Written, VisitFn Visit) {
+  const Item &I = Pr.Q.FocusItem;
+  for (const Stmt *St : Fx.Preorder) {
+    auto *CE = dyn_cast<CallExpr>(St);
+    if (!CE || isa<CUDAKernelCallExpr>(CE) || isa<UserDefinedLiteral>(CE))
+      continue;
+    std::string Callee, Short;
+    if (!calleeName(CE, Callee, Short))
+      continue;
+    if (!I.Callee.matches(Callee) &&
+        !(Written && StringRef(I.Callee.Glob).contains("::") &&
+          globMatch(I.Callee.Glob, writtenName(B, CE, Short))))
+      continue;
+    // `p->f()` calls `operator->` without writing it.
+    if (auto *OC = dyn_cast<CXXOperatorCallExpr>(CE))
+      if (OC->getOperator() == OO_Arrow)
+        continue;
+    // Conversion functions are called implicitly (`if (box)`); there is
+    // no call written to wrap.
+    if (auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
+      if (isa_and_nonnull<CXXConversionDecl>(MC->getMethodDecl()))
+        continue;
+    if (CE->containsUnexpandedParameterPack()) {
+      B.skipped(CE->getBeginLoc(), Pr,
+                "call of '" + Short + "' is inside a pack expansion",
+                "sonde-unsupported");
+      continue;
+    }
+    if (unevaluated(B, Fx, CE))
+      continue;
+    if (!B.editable(CE)) {
+      B.skipped(CE->getBeginLoc(), Pr,
+                "call of '" + Short + "' is a macro expansion", "sonde-macro");
+      continue;
+    }
+    Visit(CE, Callee, Short);
+  }
+}
+
+/// Why wrapping call `CE` in a lambda would change its meaning, or "".
+std::string whyNotWrappable(const CallExpr *CE) {
+  const FunctionDecl *FD = CE->getDirectCallee();
+  bool RefResult = FD ? FD->getReturnType()->isReferenceType()
+                      : CE->getType()->isDependentType();
+  bool QualifiedThisCall = false;
+  if (auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
+    if (auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens()))
+      QualifiedThisCall = ME->isImplicitAccess() && ME->hasQualifier();
+  if (CE->containsUnexpandedParameterPack())
+    return "its arguments expand a parameter pack";
+  if (mentionsBinding(CE))
+    return "it names a structured binding or __func__";
+  if (RefResult && hasTemporary(CE))
+    return "it returns a reference and has a temporary argument";
+  if (QualifiedThisCall)
+    return "it is a qualified call of a member of this class";
+  return "";
+}
+
+//===----------------------------------------------------------------------===//
 // Call sites F()
 //===----------------------------------------------------------------------===//
 
@@ -984,90 +1143,22 @@ class CallSiteKind : public SelectorKind {
 public:
   const char *name() const override { return "call-site"; }
   bool handles(const Probe &P) const override {
+    if (!isClassic(P))
+      return false;
     return P.Q.Focus == FocusKind::Item &&
            P.Q.FocusItem.Kind == TargetKind::Call;
   }
   void collect(PlanBuilder &B, const Probe &Pr,
                const HostFunction &F) const override {
     const FunctionFacts &Fx = B.facts(F);
-    const Item &I = Pr.Q.FocusItem;
-    for (const Stmt *St : Fx.Preorder) {
-      auto *CE = dyn_cast<CallExpr>(St);
-      if (!CE || isa<CUDAKernelCallExpr>(CE) || isa<UserDefinedLiteral>(CE))
-        continue;
-      std::string Callee, Short;
-      if (!calleeName(CE, Callee, Short) || !I.Callee.matches(Callee))
-        continue;
-      // `p->f()` calls `operator->` without writing it.
-      if (auto *OC = dyn_cast<CXXOperatorCallExpr>(CE))
-        if (OC->getOperator() == OO_Arrow)
-          continue;
-      // Conversion functions are called implicitly (`if (box)`); there is
-      // no call written to wrap.
-      if (auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
-        if (isa_and_nonnull<CXXConversionDecl>(MC->getMethodDecl()))
-          continue;
-      if (CE->containsUnexpandedParameterPack()) {
-        B.skipped(CE->getBeginLoc(), Pr,
-                  "call of '" + Short + "' is inside a pack expansion",
-                  "sonde-unsupported");
-        continue;
-      }
-      if (unevaluated(B, Fx, CE))
-        continue;
-      if (!B.editable(CE)) {
-        B.skipped(CE->getBeginLoc(), Pr,
-                  "call of '" + Short + "' is a macro expansion",
-                  "sonde-macro");
-        continue;
-      }
-      instrument(B, Fx, Pr, F, CE, Callee, Short);
-    }
+    forEachCall(B, Fx, Pr, /*Written=*/false,
+                [&](const CallExpr *CE, const std::string &Callee,
+                    const std::string &Short) {
+                  instrument(B, Fx, Pr, F, CE, Callee, Short);
+                });
   }
 
 private:
-  static bool calleeName(const CallExpr *CE, std::string &Qualified,
-                         std::string &Short) {
-    if (const FunctionDecl *FD = CE->getDirectCallee()) {
-      Qualified = FD->getQualifiedNameAsString();
-      Short = FD->getNameAsString();
-      return true;
-    }
-    // Calls through templates: the callee is known by name only.
-    const Expr *Callee = CE->getCallee()->IgnoreParenImpCasts();
-    if (auto *UL = dyn_cast<UnresolvedLookupExpr>(Callee))
-      Short = UL->getName().getAsString();
-    else if (auto *DM = dyn_cast<CXXDependentScopeMemberExpr>(Callee))
-      Short = DM->getMember().getAsString();
-    else if (auto *UM = dyn_cast<UnresolvedMemberExpr>(Callee))
-      Short = UM->getMemberName().getAsString();
-    else
-      return false;
-    Qualified = "(dependent)::" + Short;
-    return true;
-  }
-
-  static bool mentionsBinding(const Stmt *St) {
-    if (auto *DRE = dyn_cast<DeclRefExpr>(St))
-      if (isa<BindingDecl>(DRE->getDecl()))
-        return true;
-    if (isa<PredefinedExpr>(St))
-      return true;
-    for (const Stmt *C : St->children())
-      if (C && mentionsBinding(C))
-        return true;
-    return false;
-  }
-
-  static bool hasTemporary(const Stmt *St) {
-    if (isa<MaterializeTemporaryExpr>(St))
-      return true;
-    for (const Stmt *C : St->children())
-      if (C && hasTemporary(C))
-        return true;
-    return false;
-  }
-
   void instrument(PlanBuilder &B, const FunctionFacts &Fx, const Probe &Pr,
                   const HostFunction &F, const CallExpr *CE,
                   const std::string &Callee, const std::string &Short) const {
@@ -1148,6 +1239,8 @@ class RangeKind : public SelectorKind {
 public:
   const char *name() const override { return "range"; }
   bool handles(const Probe &P) const override {
+    if (!isClassic(P))
+      return false;
     return P.Q.Focus == FocusKind::Range;
   }
   void collect(PlanBuilder &B, const Probe &Pr,
@@ -1320,6 +1413,260 @@ private:
   }
 };
 
+//===----------------------------------------------------------------------===//
+// API calls (`apis:`)
+//===----------------------------------------------------------------------===//
+
+/// Whether argument `A` of a call of `FD` can pass through
+/// `ApiCall::arg` unchanged: the same object, the same value category, so
+/// the same overload, conversions and parameter initialization. Returns the
+/// written expression to wrap, or null.
+const Expr *passableArg(const PlanBuilder &B, const FunctionDecl *FD,
+                        unsigned Index, const Expr *A) {
+  if (Index >= FD->getNumParams())
+    return nullptr; // C varargs
+  const Expr *W = A->IgnoreUnlessSpelledInSource();
+  if (!B.editable(W) || W->isTypeDependent() || W->isValueDependent() ||
+      W->refersToBitField() || W->hasPlaceholderType())
+    return nullptr;
+  if (isa<InitListExpr>(W) || isa<CXXStdInitializerListExpr>(W) ||
+      isa<CXXDefaultArgExpr>(W))
+    return nullptr;
+  if (auto *CE = dyn_cast<CXXConstructExpr>(W))
+    if (CE->isListInitialization())
+      return nullptr;
+  QualType T = W->getType();
+  if (T->isFunctionType() || T.isVolatileQualified() || T->isVoidType())
+    return nullptr;
+  // A glvalue comes out of arg() as the same glvalue.
+  if (W->isGLValue())
+    return W;
+  // A prvalue comes out as an xvalue. For a scalar (not a null pointer
+  // constant) that is the same value; for a class, only a reference
+  // parameter of the same class (or a base) binds it exactly as before:
+  // by value, it would cost a move.
+  if (T->isScalarType())
+    return W->isNullPointerConstant(B.Ctx, Expr::NPC_ValueDependentIsNotNull)
+               ? nullptr
+               : W;
+  QualType PT = FD->getParamDecl(Index)->getType();
+  if (!PT->isReferenceType())
+    return nullptr;
+  QualType Pointee = PT.getNonReferenceType().getUnqualifiedType();
+  const CXXRecordDecl *From = T->getAsCXXRecordDecl();
+  const CXXRecordDecl *To = Pointee->getAsCXXRecordDecl();
+  if (!From || !To)
+    return nullptr;
+  if (B.Ctx.hasSameUnqualifiedType(T, Pointee) ||
+      (From->hasDefinition() && From->isDerivedFrom(To)))
+    return W;
+  return nullptr;
+}
+
+class ApiCallKind : public SelectorKind {
+public:
+  const char *name() const override { return "api-call"; }
+  bool handles(const Probe &P) const override { return P.Sec == Section::Apis; }
+  void collect(PlanBuilder &B, const Probe &Pr,
+               const HostFunction &F) const override {
+    const FunctionFacts &Fx = B.facts(F);
+    forEachCall(B, Fx, Pr, /*Written=*/true,
+                [&](const CallExpr *CE, const std::string &Callee,
+                    const std::string &Short) {
+                  instrument(B, Fx, Pr, F, CE, Callee, Short);
+                });
+  }
+
+private:
+  void instrument(PlanBuilder &B, const FunctionFacts &Fx, const Probe &Pr,
+                  const HostFunction &F, const CallExpr *CE,
+                  const std::string &Callee, const std::string &Short) const {
+    std::string Why = whyNotWrappable(CE);
+    if (!Why.empty()) {
+      B.skipped(CE->getBeginLoc(), Pr,
+                "call of '" + Short + "' cannot be traced: " + Why,
+                "sonde-unsupported");
+      return;
+    }
+    const FunctionDecl *FD = CE->getDirectCallee();
+    // A call that never returns has no post record, and wrapping it would
+    // hide [[noreturn]] from the compiler's flow analysis.
+    if (FD && FD->isNoReturn()) {
+      B.skipped(CE->getBeginLoc(), Pr,
+                "call of '" + Short + "' cannot be traced: it does not return",
+                "sonde-unsupported");
+      return;
+    }
+    // Member operators take the object as argument 0; their arguments are
+    // not recorded (the call is).
+    bool Operator = isa<CXXOperatorCallExpr>(CE);
+    unsigned Total = 0;
+    std::string Names;
+    std::vector<const Expr *> Pass;
+    for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+      const Expr *A = CE->getArg(I);
+      if (isa<CXXDefaultArgExpr>(A))
+        break; // default arguments come last and are not written
+      ++Total;
+      std::string N;
+      if (FD && !Operator && I < FD->getNumParams())
+        N = FD->getParamDecl(I)->getNameAsString();
+      if (N.empty())
+        N = "arg" + std::to_string(I);
+      Names += (Names.empty() ? "" : ",") + N;
+      const Expr *W = nullptr;
+      if (Pr.ApiArgs && FD && !Operator)
+        W = passableArg(B, FD, I, A);
+      Pass.push_back(W);
+    }
+    PrintingPolicy PP(B.LO);
+    QualType RT = FD ? FD->getReturnType() : CE->getType();
+    SiteRef R =
+        B.addSite(Pr, F, "api", Callee, "api:" + Short, CE->getBeginLoc(),
+                  Short + "()", RT.getAsString(PP), Names);
+    if (FD) {
+      B.noteValueType(RT);
+      for (const ParmVarDecl *PV : FD->parameters())
+        B.noteValueType(PV->getType());
+    }
+    unsigned Wrapped = 0;
+    std::string Var = "sonde_api_" + R.Tag;
+    for (unsigned I = 0; I < Pass.size(); ++I) {
+      if (!Pass[I])
+        continue;
+      B.wrapExpr(Pass[I], Var + ".arg(" + std::to_string(I) + ", ", ")",
+                 Pr.Index);
+      ++Wrapped;
+    }
+    Code G = B.guard(Pr, F, R);
+    Code Open("::sonde::api(");
+    if (G.empty())
+      Open += "true";
+    else
+      Open += G;
+    Open += ", " + R.Var + ", " + std::to_string(Total) + ", " +
+            std::to_string(Wrapped) + ", [&](::sonde::ApiCall &" +
+            (Wrapped ? Var : "") + ") -> decltype(auto) { return ";
+    B.wrapExpr(CE, Open, "; })", Pr.Index);
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Model state (`state:`)
+//===----------------------------------------------------------------------===//
+
+class StateKind : public SelectorKind {
+public:
+  const char *name() const override { return "state"; }
+  bool handles(const Probe &P) const override {
+    return P.Sec == Section::State;
+  }
+  void collect(PlanBuilder &B, const Probe &Pr,
+               const HostFunction &F) const override {
+    const FunctionFacts &Fx = B.facts(F);
+    const Item &I = Pr.Q.FocusItem;
+    B.needHeader("sonde/torch.h");
+    if (I.Kind == TargetKind::Call) {
+      forEachCall(B, Fx, Pr, /*Written=*/true,
+                  [&](const CallExpr *CE, const std::string &,
+                      const std::string &Short) {
+                    afterCall(B, Fx, Pr, F, CE, Short);
+                  });
+      return;
+    }
+    if (I.Meta == MetaKind::Enter || I.Meta == MetaKind::Exit) {
+      bool Enter = I.Meta == MetaKind::Enter;
+      SiteRef R = site(B, Pr, F, Enter ? "enter" : "exit", F.FD->getLocation());
+      Code T(" ");
+      if (Enter) {
+        T += record(B, Pr, F, R);
+      } else {
+        T += "::sonde::OnExit sonde_state_" + R.Tag + "([&] { ";
+        T += record(B, Pr, F, R);
+        T += " });";
+      }
+      B.atBodyStart(F, StartOrder::Hooks, T, Pr.Index);
+      return;
+    }
+    // The start or the end of each iteration of the selected loops.
+    bool End = I.Meta == MetaKind::EndLoopVar;
+    for (const Stmt *L : selectLoops(B, Fx, I)) {
+      if (!B.editable(L)) {
+        B.skipped(L->getBeginLoc(), Pr, "loop is a macro expansion",
+                  "sonde-macro");
+        continue;
+      }
+      const Stmt *Body = loopBody(L);
+      SiteRef R = site(B, Pr, F, End ? "end" : "start", L->getBeginLoc());
+      Code Point = record(B, Pr, F, R);
+      if (!End) {
+        Code T(" ");
+        T += Point;
+        B.atBlockStart(Fx, Body, rank::BodyStart + int(StartOrder::Watch), T,
+                       Pr.Index);
+        continue;
+      }
+      B.atBlockEnd(Fx, Body, Point, Pr.Index);
+      for (const Stmt *C : continuesOf(B, Fx, L))
+        if (!B.beforeStatement(Fx, C, Point, Pr.Index))
+          B.skipped(C->getBeginLoc(), Pr, "'continue' is a macro expansion",
+                    "sonde-macro");
+    }
+  }
+
+private:
+  static SiteRef site(PlanBuilder &B, const Probe &Pr, const HostFunction &F,
+                      StringRef Detail, SourceLocation At) {
+    // Named after the model when it is a plain name (`model`).
+    StringRef M = Pr.Model;
+    bool Plain = !M.empty() && (isAlpha(M[0]) || M[0] == '_') &&
+                 llvm::all_of(M, [](char C) { return isAlnum(C) || C == '_'; });
+    std::string Name =
+        !Pr.Name.empty() ? Pr.Name : (Plain ? M.str() : std::string("state"));
+    return B.addSite(Pr, F, "state", Name, "state:" + Detail.str(), At,
+                     Pr.Model);
+  }
+
+  /// `if (GUARD) ::sonde::recordState(site, (MODEL));`
+  static Code record(PlanBuilder &B, const Probe &Pr, const HostFunction &F,
+                     const SiteRef &R) {
+    Code C("::sonde::recordState(" + R.Var + ", (");
+    C.spec(Pr.Model, Pr.ModelLoc);
+    C += "));";
+    return guarded(B.guard(Pr, F, R), C);
+  }
+
+  /// After the statement whose full-expression holds the call.
+  void afterCall(PlanBuilder &B, const FunctionFacts &Fx, const Probe &Pr,
+                 const HostFunction &F, const CallExpr *CE,
+                 StringRef Short) const {
+    const Stmt *Cur = CE;
+    const Stmt *Par = B.parent(Fx, Cur);
+    while (Par && isa<Expr>(Par)) {
+      Cur = Par;
+      Par = B.parent(Fx, Cur);
+    }
+    if (auto *DS = dyn_cast_or_null<DeclStmt>(Par)) {
+      Cur = DS;
+      Par = B.parent(Fx, DS);
+    }
+    if (!Par || !B.isStatementPosition(Fx, Cur)) {
+      B.skipped(CE->getBeginLoc(), Pr,
+                "call of '" + Short +
+                    "' is not a statement of its own (state is recorded "
+                    "after the statement that makes the call)",
+                "sonde-unsupported");
+      return;
+    }
+    SiteRef R = site(B, Pr, F, "call:" + Short.str(), CE->getBeginLoc());
+    if (!B.afterStatement(Fx, Cur, record(B, Pr, F, R), Pr.Index))
+      B.skipped(CE->getBeginLoc(), Pr,
+                "the statement of the call of '" + Short +
+                    "' cannot be followed",
+                "sonde-unsupported");
+  }
+};
+
 } // namespace
 
 const std::vector<std::unique_ptr<SelectorKind>> &selectorKinds() {
@@ -1332,6 +1679,8 @@ const std::vector<std::unique_ptr<SelectorKind>> &selectorKinds() {
     K.push_back(std::make_unique<EntryExitKind>());
     K.push_back(std::make_unique<ReturnValueKind>());
     K.push_back(std::make_unique<VariableKind>());
+    K.push_back(std::make_unique<ApiCallKind>());
+    K.push_back(std::make_unique<StateKind>());
     return K;
   }();
   return Kinds;

@@ -276,18 +276,17 @@ SiteRef PlanBuilder::addSite(const Probe &Pr, const HostFunction &F,
   // A point event's args are pushed just around it, so marking them as
   // context gives them to that one record and nothing else.
   bool Point = Kind == "watch" || Kind == "instant";
-  if (!ArgNames.empty() && (Pr.contextArgs() || Point))
+  // An api site's arg names are its callee's parameters, not pushed values.
+  if (!ArgNames.empty() && Kind != "api" && (Pr.contextArgs() || Point))
     Flags |= 4;
   Flags |= unsigned(Pr.Summary) << 3;
   Site.Flags = Flags;
   ++P.MatchCounts[Pr.Index];
 
   static const std::map<std::string, const char *> Kinds = {
-      {"region", "Region"},
-      {"instant", "Instant"},
-      {"watch", "Watch"},
-      {"loop", "Loop"},
-      {"frame", "Frame"}};
+      {"region", "Region"}, {"instant", "Instant"}, {"watch", "Watch"},
+      {"loop", "Loop"},     {"frame", "Frame"},     {"state", "State"},
+      {"api", "Api"}};
   std::string Decl = " static ::sonde::Site " + R.Var +
                      "(::sonde::SiteKind::" + Kinds.at(Site.Kind) + ", " +
                      quote(Site.Category) + ", " + quote(Site.Name) + ", " +
@@ -304,6 +303,50 @@ SiteRef PlanBuilder::addSite(const Probe &Pr, const HostFunction &F,
   SiteDecls[F.FD] += Decl;
   P.Sites.push_back(std::move(Site));
   return R;
+}
+
+/// Whether `T` is a tensor, or a template of one (`std::vector<Tensor>`).
+static bool involvesTensor(QualType T, int Depth = 0) {
+  if (T.isNull() || Depth > 4)
+    return false;
+  T = T.getNonReferenceType().getCanonicalType();
+  while (const Type *P = T->getPointeeOrArrayElementType())
+    if (P == T.getTypePtr())
+      break;
+    else
+      T = QualType(P, 0).getCanonicalType();
+  const auto *RD = T->getAsCXXRecordDecl();
+  if (!RD)
+    return false;
+  std::string Name = RD->getQualifiedNameAsString();
+  if (Name == "at::Tensor" || Name == "at::TensorBase")
+    return true;
+  if (auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
+    for (const TemplateArgument &A : Spec->getTemplateArgs().asArray())
+      if (A.getKind() == TemplateArgument::Type &&
+          involvesTensor(A.getAsType(), Depth + 1))
+        return true;
+  return false;
+}
+
+/// Whether `T` is a std::vector or std::array of numbers.
+static bool isNumberContainer(QualType T) {
+  T = T.getNonReferenceType().getCanonicalType();
+  auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T->getAsCXXRecordDecl());
+  if (!Spec || !Spec->isInStdNamespace() ||
+      (Spec->getName() != "vector" && Spec->getName() != "array"))
+    return false;
+  const TemplateArgumentList &Args = Spec->getTemplateArgs();
+  return Args.size() > 0 && Args[0].getKind() == TemplateArgument::Type &&
+         Args[0].getAsType()->isArithmeticType();
+}
+
+void PlanBuilder::noteValueType(QualType T) {
+  if (involvesTensor(T))
+    needHeader("sonde/torch.h");
+  else if (isNumberContainer(T))
+    needHeader("sonde/containers.h");
 }
 
 std::string PlanBuilder::everyCounter(const HostFunction &F, const SiteRef &R) {
@@ -550,6 +593,9 @@ Plan PlanBuilder::finish() {
   for (const PendingSpan &Sp : Spans)
     P.SpecCode.push_back(
         {IndexOfSeq[Sp.Seq], Sp.Begin, Sp.End, Sp.Loc, Sp.ProbeIndex});
+  P.RuntimeHeaders = {"sonde/sonde.h"};
+  P.RuntimeHeaders.insert(P.RuntimeHeaders.end(), Headers.begin(),
+                          Headers.end());
   llvm::sort(P.Sites, [](const PlanSite &A, const PlanSite &B) {
     return std::tie(A.Line, A.ProbeIndex, A.Id) <
            std::tie(B.Line, B.ProbeIndex, B.Id);
@@ -562,6 +608,12 @@ Plan PlanBuilder::finish() {
 //===----------------------------------------------------------------------===//
 
 void Plan::printSites(raw_ostream &OS) const {
+  if (RuntimeHeaders.size() > 1) {
+    OS << "# headers:";
+    for (const std::string &H : RuntimeHeaders)
+      OS << " " << H;
+    OS << "\n";
+  }
   for (const PlanSite &S : Sites) {
     OS << format_hex_no_prefix(S.Id, 16) << " " << S.Kind << " " << S.Category
        << " " << S.Name << " " << S.File << ":" << S.Line << " " << S.Function;
@@ -728,6 +780,19 @@ Expected<Plan> computePlan(ASTContext &Ctx, const Spec &S,
       }
     }
   }
+  // `torch_ops:` asks for op tracing once per process: the file that
+  // defines main() switches it on as the program starts.
+  if (S.Ops.On)
+    for (const HostFunction &H : Hosts)
+      if (H.FD->isMain() && B.editable(H.FD->getEndLoc())) {
+        uint64_t Id = stableHash("torch_ops|" + File);
+        B.insert(B.afterToken(H.FD->getEndLoc()), rank::AfterStmt,
+                 " [[maybe_unused]] static const bool sonde_torch_ops_" +
+                     utohexstr(Id & 0xffffffffu, true) +
+                     " = ::sonde::torch::enableOpTracing(" +
+                     (S.Ops.Shapes ? "true" : "false") + ");");
+        B.needHeader("sonde/torch.h");
+      }
   return B.finish();
 }
 

@@ -21,6 +21,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 
 namespace sonde {
 namespace rewriter {
@@ -184,6 +185,15 @@ public:
   /// per file: `::sonde_ctx::frame_<hex>`.
   std::string frameVar(const FuncGlob &G);
 
+  //--- Runtime headers ------------------------------------------------------
+
+  /// The translation unit needs runtime header `H` (`sonde/torch.h`) besides
+  /// sonde/sonde.h.
+  void needHeader(llvm::StringRef H) { Headers.insert(H.str()); }
+  /// A value of type `T` is recorded: asks for the header that gives its
+  /// `sonde::ValueTraits` (sonde/torch.h for tensors).
+  void noteValueType(clang::QualType T);
+
   //--- Notes ----------------------------------------------------------------
 
   void note(clang::SourceLocation L, SourceNote::Level Lvl,
@@ -213,6 +223,7 @@ private:
     unsigned ProbeIndex;
   };
   std::vector<PendingSpan> Spans;
+  std::set<std::string> Headers;
 };
 
 /// A C string literal for `S`.

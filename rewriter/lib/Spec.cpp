@@ -56,7 +56,13 @@ const char *const Categories[] = {
     "user",
 };
 
-const char *const TopKeys[] = {"version", "scope", "probes", "watches"};
+const char *const TopKeys[] = {"version", "scope", "probes",   "watches",
+                               "apis",    "state", "torch_ops"};
+const char *const ApiKeys[] = {"call", "within", "args",
+                               "when", "every",  "enabled"};
+const char *const StateKeys[] = {"at",   "model", "summary", "name",
+                                 "when", "every", "enabled"};
+const char *const TorchOpsKeys[] = {"shapes"};
 const char *const ProbeKeys[] = {"at",      "category", "name",  "args",
                                  "context", "when",     "every", "summary",
                                  "enabled", "mode"};
@@ -92,7 +98,8 @@ public:
     }
     if (!Root.IsMap()) {
       error(SpecLoc{1, 1}, "a probe spec is a map with 'version', 'scope', "
-                           "'probes' and 'watches'");
+                           "'probes', 'watches', 'apis', 'state' and "
+                           "'torch_ops'");
       return;
     }
     bool SawVersion = false;
@@ -106,16 +113,26 @@ public:
         loadVersion(V);
       } else if (Key == "scope") {
         loadScope(V);
-      } else if (Key == "probes" || Key == "watches") {
-        Section Sec = Key == "probes" ? Section::Probes : Section::Watches;
+      } else if (Key == "torch_ops") {
+        loadTorchOps(V);
+      } else {
+        Section Sec = Key == "probes"    ? Section::Probes
+                      : Key == "watches" ? Section::Watches
+                      : Key == "apis"    ? Section::Apis
+                                         : Section::State;
         if (V.IsNull())
           continue;
         if (!V.IsSequence()) {
-          error(loc(V), "'" + Key + "' is a list of probes ('- at: ...')");
+          error(loc(V), "'" + Key + "' is a list of entries ('- " +
+                            (Sec == Section::Apis ? "call" : "at") + ": ...')");
           continue;
         }
-        for (const YAML::Node &P : V)
-          loadProbe(P, Sec);
+        for (const YAML::Node &P : V) {
+          if (Sec == Section::Apis)
+            loadApi(P);
+          else
+            loadProbe(P, Sec);
+        }
       }
     }
     if (!SawVersion)
@@ -290,8 +307,12 @@ private:
     bool HasAt = false;
     YAML::Node AtNode, SummaryNode, ModeNode;
     bool HasSummary = false, HasMode = false;
+    bool IsState = Sec == Section::State;
+    if (IsState)
+      P.Category = "state";
     for (auto It = N.begin(); It != N.end(); ++It) {
-      if (!checkKey(It->first, ProbeKeys, "probe key"))
+      if (IsState ? !checkKey(It->first, StateKeys, "state key")
+                  : !checkKey(It->first, ProbeKeys, "probe key"))
         continue;
       std::string Key = It->first.Scalar();
       const YAML::Node V = It->second; // a copy: It-> returns a temporary proxy
@@ -309,6 +330,11 @@ private:
       } else if (Key == "when") {
         scalar(V, Key, P.When);
         P.WhenLoc = valueLoc(V);
+      } else if (Key == "model") {
+        if (scalar(V, Key, P.Model) && P.Model.empty())
+          error(valueLoc(V), "'model' needs a C++ expression naming the "
+                             "model ('model', '*net')");
+        P.ModelLoc = valueLoc(V);
       } else if (Key == "context") {
         bool B;
         if (boolean(V, Key, B))
@@ -316,28 +342,16 @@ private:
       } else if (Key == "enabled") {
         boolean(V, Key, P.Enabled);
       } else if (Key == "every") {
-        std::string T;
-        if (!V.IsScalar() ||
-            StringRef(T = V.Scalar()).getAsInteger(10, P.Every) || P.Every == 0)
-          error(valueLoc(V), "'every' is a positive integer", T.size());
+        loadEvery(V, P);
       } else if (Key == "summary") {
-        std::string T;
-        if (!scalar(V, Key, T))
-          continue;
         static const char *const Kinds[] = {"value", "shape", "stats", "hash",
                                             "full"};
-        auto *Found = find(Kinds, StringRef(T));
-        if (Found == std::end(Kinds)) {
-          std::string Best = nearest(T, Kinds);
-          error(valueLoc(V),
-                "unknown summary '" + T + "'" +
-                    (Best.empty() ? "; expected value, shape, stats, hash or "
-                                    "full"
-                                  : "; did you mean '" + Best + "'?"),
-                T.size(), Best);
+        static const char *const StateKinds[] = {"stats", "hash"};
+        if (!loadSummary(V, Key,
+                         IsState ? ArrayRef<const char *>(StateKinds)
+                                 : ArrayRef<const char *>(Kinds),
+                         P))
           continue;
-        }
-        P.Summary = SummaryKind(1 + (Found - std::begin(Kinds)));
         SummaryNode = V;
         HasSummary = true;
       } else if (Key == "mode") {
@@ -391,8 +405,199 @@ private:
       return;
     }
     P.Q = std::move(*Q);
-    checkSection(P, HasSummary ? &SummaryNode : nullptr,
-                 HasMode ? &ModeNode : nullptr);
+    if (IsState) {
+      if (!checkState(P, N))
+        return;
+    } else {
+      checkSection(P, HasSummary ? &SummaryNode : nullptr,
+                   HasMode ? &ModeNode : nullptr);
+    }
+    S.Probes.push_back(std::move(P));
+  }
+
+  void loadEvery(const YAML::Node &V, Probe &P) {
+    std::string T;
+    if (!V.IsScalar() || StringRef(T = V.Scalar()).getAsInteger(10, P.Every) ||
+        P.Every == 0)
+      error(valueLoc(V), "'every' is a positive integer", T.size());
+  }
+
+  /// A summary name among `Kinds`; SummaryKind numbers them as the full list
+  /// (value, shape, stats, hash, full).
+  bool loadSummary(const YAML::Node &V, StringRef Key,
+                   ArrayRef<const char *> Kinds, Probe &P) {
+    std::string T;
+    if (!scalar(V, Key, T))
+      return false;
+    if (!is_contained(Kinds, StringRef(T))) {
+      std::string Best = nearest(T, Kinds);
+      error(valueLoc(V),
+            "unknown " + Key.str() + " '" + T + "'" +
+                (Best.empty() ? "; expected " + join(Kinds, ", ")
+                              : "; did you mean '" + Best + "'?"),
+            T.size(), Best);
+      return false;
+    }
+    static const char *const All[] = {"value", "shape", "stats", "hash",
+                                      "full"};
+    P.Summary = SummaryKind(1 + (find(All, StringRef(T)) - std::begin(All)));
+    return true;
+  }
+
+  /// `state:` records after a point: a call site (after its statement),
+  /// `#enter`, `#exit`, or the start or end of a loop's iterations.
+  bool checkState(Probe &P, const YAML::Node &N) {
+    const Query &Q = P.Q;
+    const Item &I = Q.FocusItem;
+    bool Point = Q.Focus == FocusKind::Item &&
+                 (I.Kind == TargetKind::Call || I.Meta == MetaKind::Enter ||
+                  I.Meta == MetaKind::Exit || I.Meta == MetaKind::LoopVar ||
+                  I.Meta == MetaKind::EndLoopVar);
+    bool Ok = true;
+    if (!Point) {
+      error(P.AtLoc,
+            "'" + P.At +
+                "' is not a point where state can be recorded; use a call "
+                "site ('train_epoch > *::step()'), '#enter', '#exit', "
+                "'#loop_X' or '#endloop_X'",
+            P.At.size());
+      Ok = false;
+    }
+    if (P.Model.empty()) {
+      if (!N["model"])
+        error(loc(N), "state entry has no 'model' (the C++ expression "
+                      "naming the model, e.g. 'model: model')");
+      Ok = false;
+    }
+    if (P.Summary == SummaryKind::Default)
+      P.Summary = SummaryKind::Stats;
+    return Ok;
+  }
+
+  void loadTorchOps(const YAML::Node &V) {
+    S.Ops.Loc = valueLoc(V);
+    if (V.IsMap()) {
+      S.Ops.On = true;
+      for (auto It = V.begin(); It != V.end(); ++It)
+        if (checkKey(It->first, TorchOpsKeys, "torch_ops key"))
+          boolean(It->second, "shapes", S.Ops.Shapes);
+      return;
+    }
+    if (!V.IsScalar()) {
+      error(loc(V), "'torch_ops' is 'true', 'false' or '{shapes: true}'");
+      return;
+    }
+    boolean(V, "torch_ops", S.Ops.On);
+  }
+
+  /// An `apis:` entry: `call:` a callee glob, `within:` a function
+  /// selector. Held as the call-site query `WITHIN > CALL()`.
+  void loadApi(const YAML::Node &N) {
+    if (!N.IsMap()) {
+      error(loc(N), "an 'apis' entry is a map with at least 'call'");
+      return;
+    }
+    Probe P;
+    P.Sec = Section::Apis;
+    P.Index = S.Probes.size();
+    P.Category = "api";
+    P.Summary = SummaryKind::Shape;
+    std::string Call, Within;
+    SpecLoc CallLoc, WithinLoc;
+    bool HasCall = false, HasWithin = false;
+    for (auto It = N.begin(); It != N.end(); ++It) {
+      if (!checkKey(It->first, ApiKeys, "apis key"))
+        continue;
+      std::string Key = It->first.Scalar();
+      const YAML::Node V = It->second; // a copy: It-> returns a temporary proxy
+      if (Key == "call") {
+        HasCall = scalar(V, Key, Call);
+        CallLoc = valueLoc(V);
+      } else if (Key == "within") {
+        HasWithin = scalar(V, Key, Within);
+        WithinLoc = valueLoc(V);
+      } else if (Key == "when") {
+        scalar(V, Key, P.When);
+        P.WhenLoc = valueLoc(V);
+      } else if (Key == "enabled") {
+        boolean(V, Key, P.Enabled);
+      } else if (Key == "every") {
+        loadEvery(V, P);
+      } else if (Key == "args") {
+        std::string T;
+        if (V.IsScalar() && V.Scalar() == "none") {
+          P.ApiArgs = false;
+          continue;
+        }
+        static const char *const Kinds[] = {"shape", "stats", "hash", "none"};
+        loadSummary(V, Key, Kinds, P);
+      }
+    }
+    if (!HasCall) {
+      if (!N["call"])
+        error(loc(N), "'apis' entry has no 'call' (a callee glob such as "
+                      "'*::step' or 'torch::*')");
+      return;
+    }
+    // The callee: one qualified-name glob; `()` may be written.
+    StringRef C = StringRef(Call).trim();
+    C.consume_back("()");
+    auto Located = [&](SpecLoc Base, const SelectorError &E) {
+      error(SpecLoc{Base.Line, Base.Col + E.Offset}, E.Message,
+            std::max(1u, E.Length), E.FixIt);
+    };
+    Expected<Selector> CS = parseSelector(C);
+    if (!CS) {
+      handleAllErrors(CS.takeError(),
+                      [&](const SelectorError &E) { Located(CallLoc, E); });
+      return;
+    }
+    if (CS->Frames.size() != 1 || !CS->Frames[0].Func ||
+        CS->Frames[0].HasParens || C.empty()) {
+      error(CallLoc,
+            "'call' is a callee glob such as 'torch::*', '*::step' or "
+            "'torch::nn::functional::*'; put the calling function in "
+            "'within'",
+            Call.size());
+      return;
+    }
+    Query Q;
+    Q.Host = FuncGlob{"*", "", 0, 0};
+    if (HasWithin) {
+      Expected<Selector> WS = parseSelector(Within);
+      Expected<Query> WQ =
+          WS ? normalize(*WS) : Expected<Query>(WS.takeError());
+      if (!WQ) {
+        handleAllErrors(WQ.takeError(),
+                        [&](const SelectorError &E) { Located(WithinLoc, E); });
+        return;
+      }
+      // `train > step` reads its bare last frame as a variable of train:
+      // here it names a function.
+      const Item &FI = WQ->FocusItem;
+      if (WQ->Focus == FocusKind::Item && FI.Kind == TargetKind::Variable &&
+          FI.Type.empty() && FI.As.empty() && WQ->Captures.empty()) {
+        WQ->Context.push_back(WQ->Host);
+        WQ->Host = FuncGlob{FI.Name, "", FI.Offset, FI.Length};
+        WQ->Focus = FocusKind::Function;
+      }
+      if (WQ->Focus != FocusKind::Function || !WQ->Captures.empty()) {
+        error(WithinLoc,
+              "'within' is a function selector ('train_epoch', "
+              "'train > Trainer::*'), not '" +
+                  Within + "'",
+              Within.size());
+        return;
+      }
+      Q.Context = WQ->Context;
+      Q.Host = WQ->Host;
+    }
+    Q.Focus = FocusKind::Item;
+    Q.FocusItem.Kind = TargetKind::Call;
+    Q.FocusItem.Callee = *CS->Frames[0].Func;
+    P.Q = std::move(Q);
+    P.At = (HasWithin ? Within + " > " : "") + C.str() + "()";
+    P.AtLoc = CallLoc;
     S.Probes.push_back(std::move(P));
   }
 

@@ -37,8 +37,8 @@
 #include <atomic>
 #include <mutex>
 #include <set>
-#include <tuple>
 #include <thread>
+#include <tuple>
 
 using namespace clang;
 using namespace clang::tooling;
@@ -250,9 +250,21 @@ void verifySpecCode(const CompilationDatabase &DB, const Spec &S, Result &R,
                  llvm::vfs::createPhysicalFileSystem());
   Tool.mapVirtualFile(R.Path, Rewritten);
   Tool.appendArgumentsAdjuster(commonAdjuster());
-  Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(
-      {"-include", "sonde/sonde.h", "-I", RuntimeInclude.getValue()},
-      ArgumentInsertPosition::END));
+  CommandLineArguments Extra;
+  for (const std::string &H : P.RuntimeHeaders) {
+    // A header this install lacks would stop the compile before any spec
+    // code is checked (the plugin warns about it).
+    SmallString<256> Path(RuntimeInclude.getValue());
+    sys::path::append(Path, H);
+    if (!sys::fs::exists(Path))
+      continue;
+    Extra.push_back("-include");
+    Extra.push_back(H);
+  }
+  Extra.push_back("-I");
+  Extra.push_back(RuntimeInclude.getValue());
+  Tool.appendArgumentsAdjuster(
+      getInsertArgumentAdjuster(Extra, ArgumentInsertPosition::END));
   ErrorCollector Errors;
   Tool.setDiagnosticConsumer(&Errors);
   Tool.run(newFrontendActionFactory<MainBodiesAction>().get());

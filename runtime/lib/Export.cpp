@@ -40,6 +40,26 @@ uint64_t siteNumber(const SiteInfo &S) {
   return S.StableId ? S.StableId : S.Id;
 }
 
+/// The fields of an API call record (a watch of an `Api` site whose value
+/// is {phase, call, args | ret}): docs/trace-format.md.
+void apiFields(JsonOut &J, const SiteInfo &S, const Value &V) {
+  const Value *Phase = V.get("phase");
+  J.key("phase").str(Phase ? Phase->str() : "?");
+  if (const Value *Call = V.get("call"))
+    J.key("call").value(*Call);
+  J.key("function").str(S.Name);
+  if (const Value *A = V.get("args")) {
+    J.key("call_args").open();
+    const std::vector<Value> &Items = A->items();
+    for (size_t I = 0; I < Items.size(); ++I)
+      J.key(I < S.ArgNames.size() ? S.ArgNames[I] : "arg" + std::to_string(I))
+          .value(Items[I]);
+    J.close();
+  }
+  if (const Value *R = V.get("ret"))
+    J.key("ret").value(*R);
+}
+
 void processRecord(JsonOut &J, const Trace &T, bool End) {
   const ProcessInfo &P = T.Process;
   J.open();
@@ -70,10 +90,15 @@ void exportJsonl(const std::vector<Trace> &Traces, std::FILE *Out) {
     for (const Event &E : T.Events) {
       const SiteInfo &S = T.site(E.Site);
       J.open();
-      // A state site's records are watches, one per parameter.
+      // A state site's records are watches, one per parameter; an api
+      // site's are the pre and post (or error) records of its calls.
+      bool Api = S.Kind == SiteKind::Api && E.Kind == EventKind::Watch;
       J.key("kind").str(E.Kind == EventKind::Watch && S.Kind == SiteKind::State
                             ? "state"
-                            : kindName(E.Kind));
+                        : Api ? "api"
+                              : kindName(E.Kind));
+      if (Api)
+        apiFields(J, S, E.V);
       J.key("cat").str(S.topCategory());
       J.key("name").str(eventName(T, E));
       J.key("ts").num(E.Ts);
@@ -90,7 +115,7 @@ void exportJsonl(const std::vector<Trace> &Traces, std::FILE *Out) {
         J.key("level").num(static_cast<uint64_t>(E.Level));
       if (E.Iter >= 0)
         J.key("iter").num(E.Iter);
-      if (E.Kind == EventKind::Watch)
+      if (E.Kind == EventKind::Watch && !Api)
         J.key("value").value(E.V);
       if (E.Unfinished)
         J.key("unfinished").raw("true");

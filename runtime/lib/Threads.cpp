@@ -22,6 +22,7 @@ extern "C" const char sonde_abi_v2 = 2;
 namespace sonde::rt::detail {
 
 __thread ThreadState *Current = nullptr;
+__thread uint64_t ApiCalls = 0;
 
 namespace {
 

@@ -6,7 +6,9 @@ instrumented copy and the original with the same flags, runs both, and
 checks: stdout identical; the record counts of the expectations file
 exactly; every category present; epoch and step args on nested records;
 forward = backward = step in training; the loss lower in the last epoch
-than in the first.
+than in the first; and when the expectations name them, the API call
+records (a post or error per pre, same call id, with epoch and step), the
+model state records and the shapes recorded by tensor watches.
 
   check_example.py --rewrite R --sonde S --include I --libdir L
                    --source F --spec Y --expect E [--compiler CXX]...
@@ -60,6 +62,11 @@ if opt.instrumented:
     builds.append(("plugin", opt.plain, opt.instrumented))
 else:
     sh([opt.rewrite, "--spec", opt.spec, "-o", f"{tmp}/src", opt.source, "--", *flags])
+    # The runtime headers the plan asks for (`# headers:` of --list-sites);
+    # the rewritten copy cannot include them itself.
+    listing = sh([opt.rewrite, "--spec", opt.spec, "--list-sites", opt.source, "--", *flags]).stdout
+    headers = next((l.split()[2:] for l in listing.splitlines() if l.startswith("# headers:")),
+                   ["sonde/sonde.h"])
     instrumented = next(os.path.join(d, f) for d, _, fs in os.walk(f"{tmp}/src") for f in fs
                         if f == os.path.basename(opt.source))
     orig_lines = open(opt.source).read().split("\n")
@@ -72,7 +79,8 @@ else:
             continue
         plain_bin, inst_bin = f"{tmp}/{name}-plain", f"{tmp}/{name}-sonde"
         sh([cxx, *flags, opt.source, "-o", plain_bin])
-        sh([cxx, *flags, "-include", "sonde/sonde.h", f"-I{opt.include}", instrumented, "-o", inst_bin,
+        includes = [a for h in headers for a in ("-include", h)]
+        sh([cxx, *flags, *includes, f"-I{opt.include}", instrumented, "-o", inst_bin,
             f"-L{opt.libdir}", "-lsonde", f"-Wl,-rpath,{opt.libdir}", "-pthread"])
         builds.append((name, plain_bin, inst_bin))
 
@@ -128,6 +136,45 @@ for name, plain_bin, inst_bin in builds:
     mean = lambda v: sum(v) / len(v)
     check(mean(by_epoch[last]) < mean(by_epoch[first]),
           f"{name}: loss falls ({mean(by_epoch[first]):.4f} -> {mean(by_epoch[last]):.4f})")
+
+    # apis: one pre per call, and one post or error with the same call id.
+    api = [r for r in recs if r["kind"] == "api"]
+    for fn, n in expect.get("apis", {}).items():
+        pre = [r for r in api if r["function"] == fn and r["phase"] == "pre"]
+        end = [r for r in api if r["function"] == fn and r["phase"] in ("post", "error")]
+        check(len(pre) == n and len(end) == n,
+              f"{name}: {fn}: {len(pre)} pre and {len(end)} post records, expected {n} each")
+        check(sorted(r["call"] for r in pre) == sorted(r["call"] for r in end),
+              f"{name}: {fn}: every pre record has its post, with the same call id")
+        check(all({"epoch", "step"} <= set(r.get("args", {})) for r in pre + end),
+              f"{name}: {fn}: api records carry epoch and step")
+    extra = {r["function"] for r in api} - set(expect.get("apis", {}))
+    check(not extra, f"{name}: no unexpected api records ({sorted(extra)})")
+    for fn, arg_shapes in expect.get("api_arg_shapes", {}).items():
+        pre = [r for r in api if r["function"] == fn and r["phase"] == "pre"]
+        got = collections.Counter(
+            json.dumps({k: v.get("shape") if isinstance(v, dict) else v for k, v in r["call_args"].items()},
+                       sort_keys=True) for r in pre)
+        want = {json.dumps(k if isinstance(k, dict) else json.loads(k), sort_keys=True): n
+                for k, n in arg_shapes.items()}
+        check(dict(got) == want, f"{name}: {fn}: argument shapes {dict(got)}, expected {want}")
+
+    # state: one record per parameter each time a state site fires.
+    state = collections.Counter(r["name"] for r in recs if r["kind"] == "state")
+    for key, n in expect.get("state", {}).items():
+        check(state[key] == n, f"{name}: state {key}: {state[key]} records, expected {n}")
+    params = expect.get("state_params")
+    if params:
+        got = collections.Counter(r["value"].get("param") for r in recs if r["kind"] == "state")
+        per = {p: got[p] for p in params}
+        check(len(set(per.values())) == 1 and set(got) == set(params),
+              f"{name}: state records cover the parameters {params} equally ({dict(got)})")
+
+    # Tensor watches record their shape.
+    for key, shapes in expect.get("watch_shapes", {}).items():
+        got = collections.Counter(json.dumps((r.get("value") or {}).get("shape"))
+                                  for r in recs if r["kind"] == "watch" and r["name"] == key)
+        check(dict(got) == shapes, f"{name}: {key} shapes {dict(got)}, expected {shapes}")
 
 shutil.rmtree(tmp, ignore_errors=True)
 print(f"{checks - len(failures)} passed, {len(failures)} failed")

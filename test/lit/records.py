@@ -17,7 +17,7 @@ for line in sys.stdin:
     if kind == "process":
         continue
     out = [kind, "%s/%s" % (r.get("cat", ""), r.get("name", ""))]
-    for key in ("level", "iter", "phase", "value"):
+    for key in ("level", "iter", "phase", "call", "value", "call_args", "ret"):
         if key in r:
             out.append("%s=%s" % (key, json.dumps(r[key], sort_keys=True)))
     out.append("line=%s" % r.get("line"))

@@ -62,7 +62,7 @@ private:
 using Args = std::vector<std::pair<std::string, Value>>;
 
 enum class SiteKind : uint8_t {
-  Region = 1, Instant = 2, Watch = 3, Loop = 4, Frame = 5, State = 6
+  Region = 1, Instant = 2, Watch = 3, Loop = 4, Frame = 5, State = 6, Api = 7
 };
 
 struct SiteInfo {

@@ -13,8 +13,10 @@ namespace {
 
 /// The name of the one kind that handles `At` (in `Section`), or why not.
 std::string kindOf(const char *At, const char *Section = "probes") {
-  std::string Yaml =
-      std::string("version: 1\n") + Section + ":\n  - at: \"" + At + "\"\n";
+  std::string Sec = Section;
+  std::string Yaml = "version: 1\n" + Sec + ":\n  - " +
+                     (Sec == "apis" ? "call" : "at") + ": \"" + At + "\"\n" +
+                     (Sec == "state" ? "    model: m\n" : "");
   auto S = parseSpec(Yaml, "probes.yaml");
   if (!S)
     return "spec error: " + llvm::toString(S.takeError());
@@ -45,6 +47,10 @@ TEST(Matcher, OneKindPerFocus) {
   EXPECT_EQ(kindOf("f > loss", "watches"), "variable");
   EXPECT_EQ(kindOf("f > $t:float", "watches"), "variable");
   EXPECT_EQ(kindOf("f > *", "watches"), "variable");
+  EXPECT_EQ(kindOf("*::step", "apis"), "api-call");
+  EXPECT_EQ(kindOf("f > *::step()", "state"), "state");
+  EXPECT_EQ(kindOf("f > #exit", "state"), "state");
+  EXPECT_EQ(kindOf("f > #endloop_b", "state"), "state");
 }
 
 } // namespace

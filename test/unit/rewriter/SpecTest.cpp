@@ -170,4 +170,144 @@ TEST(Spec, ArgsAndBooleans) {
       << E;
 }
 
+//--- apis:, state:, torch_ops: ----------------------------------------------
+
+TEST(Spec, MlSectionsLoad) {
+  const char *Yaml = R"y(version: 1
+torch_ops: {shapes: true}
+apis:
+  - call: "*::step"
+    within: "train > train_epoch"
+    args: stats
+    every: 5
+  - call: "torch::nn::functional::*()"
+    args: none
+    enabled: false
+state:
+  - at: "train_epoch > *::step()"
+    model: "model"
+    summary: hash
+    every: 10
+)y";
+  auto S = parseSpec(Yaml, "probes.yaml");
+  ASSERT_TRUE(bool(S)) << errorsOf(Yaml);
+  EXPECT_TRUE(S->Ops.On);
+  EXPECT_TRUE(S->Ops.Shapes);
+  ASSERT_EQ(S->Probes.size(), 3u);
+  const Probe &Step = S->Probes[0];
+  EXPECT_EQ(Step.Sec, Section::Apis);
+  EXPECT_EQ(Step.At, "train > train_epoch > *::step()");
+  EXPECT_EQ(Step.Q.Host.Glob, "train_epoch");
+  ASSERT_EQ(Step.Q.Context.size(), 1u);
+  EXPECT_EQ(Step.Q.Context[0].Glob, "train");
+  EXPECT_EQ(Step.Q.FocusItem.Kind, TargetKind::Call);
+  EXPECT_EQ(Step.Q.FocusItem.Callee.Glob, "*::step");
+  EXPECT_EQ(Step.Summary, SummaryKind::Stats);
+  EXPECT_TRUE(Step.ApiArgs);
+  EXPECT_EQ(Step.Every, 5u);
+  EXPECT_EQ(Step.AtLoc.Line, 4u);
+  EXPECT_EQ(Step.AtLoc.Col, 12u);
+  const Probe &Fn = S->Probes[1];
+  EXPECT_EQ(Fn.Q.Host.Glob, "*"); // no `within`: every function
+  EXPECT_EQ(Fn.Q.FocusItem.Callee.Glob, "torch::nn::functional::*");
+  EXPECT_FALSE(Fn.ApiArgs);
+  EXPECT_FALSE(Fn.Enabled);
+  const Probe &State = S->Probes[2];
+  EXPECT_EQ(State.Sec, Section::State);
+  EXPECT_EQ(State.Model, "model");
+  EXPECT_EQ(State.ModelLoc.Line, 13u);
+  EXPECT_EQ(State.ModelLoc.Col, 13u);
+  EXPECT_EQ(State.Summary, SummaryKind::Hash);
+  EXPECT_EQ(State.Every, 10u);
+}
+
+TEST(Spec, TorchOpsForms) {
+  auto On = parseSpec("version: 1\ntorch_ops: true\n", "probes.yaml");
+  ASSERT_TRUE(bool(On));
+  EXPECT_TRUE(On->Ops.On);
+  EXPECT_FALSE(On->Ops.Shapes);
+  auto Off = parseSpec("version: 1\ntorch_ops: false\n", "probes.yaml");
+  ASSERT_TRUE(bool(Off));
+  EXPECT_FALSE(Off->Ops.On);
+  std::string E = errorsOf("version: 1\ntorch_ops: {shape: true}\n");
+  EXPECT_NE(E.find("probes.yaml:2:13: error: unknown torch_ops key 'shape'; "
+                   "did you mean 'shapes'?"),
+            std::string::npos)
+      << E;
+  E = errorsOf("version: 1\ntorch_ops: sometimes\n");
+  EXPECT_NE(E.find("probes.yaml:2:12: error: 'torch_ops' is 'true' or "
+                   "'false'"),
+            std::string::npos)
+      << E;
+  E = errorsOf("version: 1\ntorch_op: true\n");
+  EXPECT_NE(E.find("unknown top-level key 'torch_op'; did you mean "
+                   "'torch_ops'?"),
+            std::string::npos)
+      << E;
+}
+
+TEST(Spec, ApisErrorsAreLocated) {
+  std::string E = errorsOf("version: 1\napis:\n  - call: \"*::step\"\n"
+                           "    whithin: train\n");
+  EXPECT_NE(E.find("probes.yaml:4:5: error: unknown apis key 'whithin'; did "
+                   "you mean 'within'?"),
+            std::string::npos)
+      << E;
+  E = errorsOf("version: 1\napis:\n  - within: train\n");
+  EXPECT_NE(E.find("probes.yaml:3:5: error: 'apis' entry has no 'call'"),
+            std::string::npos)
+      << E;
+  E = errorsOf("version: 1\napis:\n  - call: \"*::step\"\n    args: stat\n");
+  EXPECT_NE(E.find("probes.yaml:4:11: error: unknown args 'stat'; did you "
+                   "mean 'stats'?"),
+            std::string::npos)
+      << E;
+  // A selector error inside `call` points into it.
+  E = errorsOf("version: 1\napis:\n  - call: \"a >> b\"\n");
+  EXPECT_NE(E.find("probes.yaml:3:14: error: '>>'"), std::string::npos) << E;
+  E = errorsOf("version: 1\napis:\n  - call: \"train > step\"\n");
+  EXPECT_NE(E.find("probes.yaml:3:12: error: 'call' is a callee glob"),
+            std::string::npos)
+      << E;
+  E = errorsOf(
+      "version: 1\napis:\n  - call: step\n    within: \"f > loss:int\"\n");
+  EXPECT_NE(E.find("probes.yaml:4:14: error: 'within' is a function selector"),
+            std::string::npos)
+      << E;
+  E = errorsOf("version: 1\napis: {call: step}\n");
+  EXPECT_NE(E.find("probes.yaml:2:7: error: 'apis' is a list of entries "
+                   "('- call: ...')"),
+            std::string::npos)
+      << E;
+}
+
+TEST(Spec, StateErrorsAreLocated) {
+  std::string E = errorsOf("version: 1\nstate:\n  - at: \"f > *::step()\"\n"
+                           "    modle: net\n");
+  EXPECT_NE(E.find("probes.yaml:4:5: error: unknown state key 'modle'; did "
+                   "you mean 'model'?"),
+            std::string::npos)
+      << E;
+  EXPECT_NE(E.find("probes.yaml:3:5: error: state entry has no 'model'"),
+            std::string::npos)
+      << E;
+  E = errorsOf("version: 1\nstate:\n  - at: \"f > loss\"\n    model: net\n");
+  EXPECT_NE(E.find("probes.yaml:3:10: error: 'f > loss' is not a point where "
+                   "state can be recorded"),
+            std::string::npos)
+      << E;
+  E = errorsOf("version: 1\nstate:\n  - at: \"f > #exit\"\n    model: net\n"
+               "    summary: shape\n");
+  EXPECT_NE(E.find("probes.yaml:5:14: error: unknown summary 'shape'; "
+                   "expected stats, hash"),
+            std::string::npos)
+      << E;
+  // Probe keys that mean nothing for state are refused.
+  E = errorsOf("version: 1\nstate:\n  - at: \"f > #exit\"\n    model: net\n"
+               "    mode: instant\n");
+  EXPECT_NE(E.find("probes.yaml:5:5: error: unknown state key 'mode'"),
+            std::string::npos)
+      << E;
+}
+
 } // namespace

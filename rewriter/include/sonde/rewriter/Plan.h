@@ -30,7 +30,7 @@ namespace rewriter {
 /// One probe site: the static facts its `sonde::Site` descriptor carries.
 struct PlanSite {
   uint64_t Id = 0;      ///< stable: a hash of file-relative facts
-  std::string Kind;     ///< region, instant, watch, loop, frame
+  std::string Kind;     ///< region, instant, watch, loop, frame, state, api
   std::string Category; ///< `compute.forward`
   std::string Name;     ///< the event name
   std::string File;     ///< the original source, as the engine spells it
@@ -72,8 +72,18 @@ struct Plan {
   std::vector<SourceNote> Notes; ///< skipped sites and the like
   /// Per spec probe: how many sites it produced in this file.
   std::vector<unsigned> MatchCounts;
+  /// The runtime headers the instrumented text needs, sonde/sonde.h first,
+  /// then in name order: sonde/containers.h when a recorded value is a
+  /// std::vector or std::array of numbers; sonde/torch.h when one is a
+  /// tensor (or a template of one), or the file has `state:` sites, or
+  /// starts `torch_ops:` (torch.h includes containers.h). The instrumented text
+  /// cannot include them (a line would move every line after it): the plugin
+  /// adds each as an `-include` to the real compile, and a build of
+  /// sonde-rewrite's output must pass them the same way.
+  std::vector<std::string> RuntimeHeaders;
 
-  /// One line per site: id kind category name file:line function watched.
+  /// One line per site: id kind category name file:line function watched;
+  /// first `# headers: ...` when the file needs more than sonde/sonde.h.
   void printSites(llvm::raw_ostream &OS) const;
   /// The sites as a JSON array of objects.
   void printSitesJson(llvm::raw_ostream &OS) const;

@@ -28,7 +28,9 @@ struct SpecLoc {
   unsigned Line = 0, Col = 0;
 };
 
-enum class Section { Probes, Watches };
+/// The spec section an entry comes from: regions, values, API call traces
+/// (`apis:`) or model state (`state:`).
+enum class Section { Probes, Watches, Apis, State };
 enum class SummaryKind { Default, Value, Shape, Stats, Hash, Full };
 enum class ModeKind { Region, Instant };
 
@@ -39,7 +41,8 @@ struct SpecArg {
   SpecLoc ExprLoc; ///< of the first character of the expression
 };
 
-/// One entry of `probes:` or `watches:`.
+/// One entry of `probes:`, `watches:`, `apis:` or `state:`. An `apis:`
+/// entry is held as the call-site query `WITHIN > CALL()`.
 struct Probe {
   Section Sec = Section::Probes;
   unsigned Index = 0;   ///< position in the spec, probes then watches
@@ -54,8 +57,16 @@ struct Probe {
   std::string When;
   SpecLoc WhenLoc;
   unsigned Every = 0; ///< 0 or 1: every hit
+  /// Watches: `summary:`; `state:`: `summary:` (stats or hash); `apis:`
+  /// the summary of arguments and return values (`args:`).
   SummaryKind Summary = SummaryKind::Default;
   bool Enabled = true;
+  /// `apis:`: false for `args: none` (calls are recorded without their
+  /// arguments).
+  bool ApiArgs = true;
+  /// `state:`: the C++ expression naming the model, and where it is.
+  std::string Model;
+  SpecLoc ModelLoc;
   ModeKind Mode = ModeKind::Region;
 
   /// `context:`, defaulting to true for `pipeline.*`.
@@ -72,11 +83,20 @@ struct ScopeRule {
   std::string FunctionGlob; ///< empty: any function
 };
 
+/// `torch_ops:`: record every ATen op through libtorch's RecordFunction
+/// callbacks, once per process.
+struct TorchOps {
+  bool On = false;
+  bool Shapes = false; ///< `torch_ops: {shapes: true}`: with input shapes
+  SpecLoc Loc;
+};
+
 /// A loaded spec. Copies share the text (diagnostics point into it).
 struct Spec {
   std::string Path;
   unsigned Version = 1;
   std::vector<ScopeRule> Scope;
+  TorchOps Ops;
   std::vector<Probe> Probes;
   std::shared_ptr<llvm::SourceMgr> SM; ///< holds the YAML text
 
