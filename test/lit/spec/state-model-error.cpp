@@ -18,7 +18,7 @@
 // CHECK: state-model-error.cpp.tmp.yaml:7:12: error: use of undeclared identifier 'stpe' (in {{.*}}state-model-error.cpp)
 // CHECK-NEXT: when: "stpe > 0"
 // CHECK-NEXT: {{^}}           ^
-// CHECK: state-model-error.cpp.tmp.yaml:4:14: error: use of undeclared identifier 'modle' (in {{.*}}state-model-error.cpp)
+// CHECK: state-model-error.cpp.tmp.yaml:4:14: error: use of undeclared identifier 'modle'{{(; did you mean 'model'\?)?}} (in {{.*}}state-model-error.cpp)
 // CHECK-NEXT: model: "*modle"
 // CHECK-NEXT: {{^}}             ^
 
