@@ -74,9 +74,13 @@ function(sonde_instrument)
     set(SONDE_TORCH_TARGET sonde::torch)
   endif()
   get_target_property(_libs ${ARG_TARGET} LINK_LIBRARIES)
+  # Rewrite mode cannot apply the plan's runtime headers per file (the
+  # plugin does): it includes the light headers that cover them all.
+  set(_sonde_more_h "sonde/containers.h")
   if(TARGET ${SONDE_TORCH_TARGET} AND _libs AND
      ("torch" IN_LIST _libs OR "Torch::torch" IN_LIST _libs))
     target_link_libraries(${ARG_TARGET} PRIVATE ${SONDE_TORCH_TARGET})
+    set(_sonde_more_h "sonde/torch.h")
   endif()
 
   # The spec's hash goes into the flags: editing the spec re-runs cmake,
@@ -207,7 +211,7 @@ macro(_sonde_instrument_rewrite)
     # #include is inserted) and finds the original's quoted includes.
     set_source_files_properties("${_out}" PROPERTIES
       GENERATED TRUE
-      COMPILE_OPTIONS "-include;sonde/sonde.h;-iquote;${_absdir}"
+      COMPILE_OPTIONS "-include;sonde/sonde.h;-include;${_sonde_more_h};-iquote;${_absdir}"
       OBJECT_DEPENDS "${_spec}")
     list(APPEND _new "${_out}")
   endforeach()
