@@ -255,6 +255,21 @@ SiteRef PlanBuilder::addSite(const Probe &Pr, const HostFunction &F,
   R.Var = "sonde_site_" + R.Tag;
   R.Id = Id;
 
+  // Two probes recording the same event at the same place: every hit
+  // would be counted twice, and no reader could tell the records apart.
+  auto Owner = SiteOwners.try_emplace(
+      {SM.getExpansionLoc(At).getRawEncoding(), Kind.str(), Name.str(),
+       Watched.str()},
+      Pr.Index);
+  if (!Owner.second && Owner.first->second != Pr.Index) {
+    const Probe &First = S.Probes[Owner.first->second];
+    note(At, SourceNote::Error,
+         "probes on lines " + Twine(First.AtLoc.Line) + " and " +
+             Twine(Pr.AtLoc.Line) + " of " + S.Path + " both record " + Kind +
+             " '" + Name + "' here; remove one, or give one a 'name:'",
+         "sonde-conflict");
+  }
+
   PlanSite Site;
   Site.Id = Id;
   Site.Kind = Kind.str();
@@ -533,6 +548,12 @@ void PlanBuilder::note(SourceLocation L, SourceNote::Level Lvl,
   N.Message = Msg.str();
   N.Flag = Flag.str();
   N.RawLoc = E.getRawEncoding();
+  // A site reached twice on the way (its declaration and its code) says
+  // the same thing once.
+  for (const SourceNote &Old : P.Notes)
+    if (Old.RawLoc == N.RawLoc && Old.Lvl == N.Lvl &&
+        Old.Message == N.Message)
+      return;
   P.Notes.push_back(std::move(N));
 }
 

@@ -22,6 +22,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 
 namespace sonde {
 namespace rewriter {
@@ -215,6 +216,10 @@ private:
   std::map<const clang::FunctionDecl *, FunctionFacts> Facts;
   std::map<const clang::FunctionDecl *, std::string> SiteDecls;
   std::map<std::string, unsigned> Ordinals;
+  /// The probe that made each (location, kind, name, watched) site.
+  std::map<std::tuple<unsigned, std::string, std::string, std::string>,
+           unsigned>
+      SiteOwners;
   std::map<std::string, std::string> Frames;        ///< var -> declaration
   std::vector<std::pair<unsigned, unsigned>> Wraps; ///< for nesting checks
   struct PendingSpan {

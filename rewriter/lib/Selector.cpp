@@ -200,8 +200,16 @@ private:
       }
       break;
     }
-    if (Out.empty())
-      return error(Start, 1, "expected a function name or glob");
+    if (Out.empty()) {
+      if (atEnd() || peek() == '>')
+        return error(Start, 1,
+                     "empty frame: expected a function, a variable, '$name', "
+                     "'*', a '#' meta or a call 'F()'");
+      return error(Start, 1,
+                   "unexpected '" + Text.substr(Start, 1) +
+                       "': expected a function, a variable, '$name', '*', "
+                       "a '#' meta or a call 'F()'");
+    }
     return Out;
   }
 
@@ -486,6 +494,9 @@ private:
         }
         if (atEnd())
           return error(Pos, 0, "expected ')' to close the frame's items");
+        if (peek() == '>')
+          return error(Pos, 1,
+                       "expected ')' to close '" + G.Glob + "(' before '>'");
         return error(Pos, 1, "expected ',' or ')' after an item");
       }
     } else {
@@ -570,24 +581,27 @@ Expected<Query> normalize(const Selector &Sel) {
                      "an item needs the function it is in; write 'F > " +
                          Last.Items.front().spelling() + "'");
   }
+  // The host first: the messages about context frames name it (found by
+  // fuzz-selector: `f(x) > $y > z` read the name of a host that had none).
+  const Frame &Host = Fs[HostIdx];
   for (size_t I = 0; I < HostIdx; ++I) {
     const Frame &F = Fs[I];
     if (!F.Func)
       return normError(F.Offset, F.Length,
                        "only the last frame may be a variable, a meta or a "
                        "call; context frames are functions");
-    if (!F.Items.empty())
+    if (!F.Items.empty() && Host.Func)
       return normError(F.Items.front().Offset, F.Items.front().Length,
                        "captures are taken in the frame that holds the "
                        "focus; move them to '" +
-                           Fs[HostIdx].Func->Glob + "(...)'");
-    Q.Context.push_back(*F.Func);
+                           Host.Func->Glob + "(...)'");
   }
-  const Frame &Host = Fs[HostIdx];
   if (!Host.Func)
     return normError(Host.Offset, Host.Length,
                      "only the last frame may be a variable, a meta or a "
                      "call; context frames are functions");
+  for (size_t I = 0; I < HostIdx; ++I)
+    Q.Context.push_back(*Fs[I].Func);
   Q.Host = *Host.Func;
   bool HasStart = false, HasEnd = false;
   for (const Item &I : Host.Items) {

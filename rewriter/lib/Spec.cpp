@@ -10,7 +10,10 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/MemoryBuffer.h"
+
+#include <map>
 
 #include <yaml-cpp/yaml.h>
 
@@ -83,26 +86,177 @@ std::string nearest(StringRef Word, ArrayRef<const char *> Candidates) {
   return Best;
 }
 
+/// yaml-cpp's message, said in terms of what to fix.
+std::string yamlMessage(const std::string &Msg, StringRef Line,
+                        unsigned Col) {
+  std::string Out = "invalid YAML: ";
+  if (Msg == "end of map flow not found")
+    Out += "a '{' is not closed by '}'";
+  else if (Msg == "end of sequence flow not found")
+    Out += "a '[' is not closed by ']'";
+  else if (Msg == "end of map not found")
+    Out += "this line is not aligned with the keys above it (end of map "
+           "not found)";
+  else if (Msg == "end of sequence not found")
+    Out += "this line is not aligned with the entries above it (end of "
+           "sequence not found)";
+  else
+    Out += Msg;
+  // YAML indents with spaces only; a tab gives messages about something
+  // else entirely.
+  if (Line.take_front(Col).find('\t') != StringRef::npos)
+    Out += "; this line is indented with a tab, and YAML indents with "
+           "spaces only";
+  return Out;
+}
+
+bool isIdentifier(StringRef S) {
+  return !S.empty() && (isAlpha(S[0]) || S[0] == '_') &&
+         all_of(S, [](char C) { return isAlnum(C) || C == '_'; });
+}
+
+/// The last line up to `Upto` whose double quotes do not pair up (an
+/// unclosed quote makes YAML complain lines later), or 0.
+unsigned unclosedQuoteBefore(StringRef Text, unsigned Upto) {
+  unsigned No = 0, Found = 0;
+  for (StringRef L : split(Text, '\n')) {
+    if (++No > Upto)
+      break;
+    bool In = false;
+    for (size_t I = 0; I < L.size(); ++I) {
+      if (!In && L[I] == '#' && (I == 0 || isSpace(L[I - 1])))
+        break;
+      if (In && L[I] == '\\')
+        ++I;
+      else if (L[I] == '"')
+        In = !In;
+    }
+    if (In)
+      Found = No;
+  }
+  return Found;
+}
+
+/// The line where a second YAML document starts (a `---` after content, or
+/// content after `...`), or 0.
+unsigned secondDocument(StringRef Text) {
+  bool Content = false, Ended = false;
+  unsigned No = 0;
+  for (StringRef L : split(Text, '\n')) {
+    ++No;
+    auto Marker = [&](StringRef M) {
+      return L.starts_with(M) && (L.size() == 3 || isSpace(L[3]));
+    };
+    StringRef T = L.trim();
+    bool Blank = T.empty() || T.starts_with("#");
+    if (Marker("---")) {
+      if (Content || Ended)
+        return No;
+      Content = !L.drop_front(3).trim().empty() &&
+                !L.drop_front(3).trim().starts_with("#");
+      continue;
+    }
+    if (Marker("...")) {
+      Ended = true;
+      continue;
+    }
+    if (Blank || L.starts_with("%"))
+      continue;
+    if (Ended)
+      return No;
+    Content = true;
+  }
+  return 0;
+}
+
+/// Where the text stops being UTF-8 (or holds a NUL byte), if it does.
+std::optional<size_t> notText(StringRef Text) {
+  for (size_t I = 0; I < Text.size();) {
+    unsigned char C = Text[I];
+    if (C == 0)
+      return I;
+    if (C < 0x80) {
+      ++I;
+      continue;
+    }
+    unsigned N = getNumBytesForUTF8(C);
+    if (I + N > Text.size() ||
+        !isLegalUTF8Sequence(
+            reinterpret_cast<const UTF8 *>(Text.data() + I),
+            reinterpret_cast<const UTF8 *>(Text.data() + I + N)))
+      return I;
+    I += N;
+  }
+  return std::nullopt;
+}
+
 class Loader {
 public:
   Loader(Spec &S) : S(S) {}
 
   void load(StringRef Text) {
+    if (std::optional<size_t> Bad = notText(Text)) {
+      StringRef Before = Text.take_front(*Bad);
+      unsigned Line = 1 + Before.count('\n');
+      unsigned Col = 1 + Before.size() - (Before.rfind('\n') + 1);
+      unsigned char C = Text[*Bad];
+      // The position without the line: printing it would print the bytes.
+      Diags.push_back(SMDiagnostic(
+          S.Path + ":" + std::to_string(Line) + ":" + std::to_string(Col),
+          SourceMgr::DK_Error,
+          C == 0 ? "the spec holds a NUL byte; a probe spec is UTF-8 text"
+                 : "the spec is not UTF-8 text (byte 0x" +
+                       utohexstr(C, /*LowerCase=*/true) + ")"));
+      HasErrors = true;
+      return;
+    }
+    if (Text.trim().empty() || all_of(split(Text, '\n'), [](StringRef L) {
+          L = L.trim();
+          return L.empty() || L.starts_with("#");
+        })) {
+      Diags.push_back(SMDiagnostic(
+          S.Path, SourceMgr::DK_Error,
+          "the spec is empty; write 'version: 1' and the probes under "
+          "'probes:' (regions) or 'watches:' (values)"));
+      HasErrors = true;
+      return;
+    }
+    // yaml-cpp 0.7's LoadAll loops forever on some broken input (found by
+    // fuzz-spec), so one document is loaded and a second one is found by
+    // its marker.
+    if (unsigned Line = secondDocument(Text)) {
+      error(SpecLoc{Line, 1}, "a spec is one YAML document; this is a second "
+                              "one");
+      return;
+    }
     YAML::Node Root;
     try {
       Root = YAML::Load(Text.str());
     } catch (const YAML::ParserException &E) {
       SpecLoc L{unsigned(E.mark.line + 1), unsigned(E.mark.column + 1)};
-      error(L, "invalid YAML: " + Twine(E.msg));
+      StringRef Line;
+      if (E.mark.line >= 0) {
+        SmallVector<StringRef> Lines;
+        Text.split(Lines, '\n');
+        if (size_t(E.mark.line) < Lines.size())
+          Line = Lines[E.mark.line];
+      }
+      std::string Msg =
+          yamlMessage(E.msg, Line, unsigned(std::max(0, E.mark.column)));
+      if (unsigned Open = unclosedQuoteBefore(Text, L.Line))
+        Msg += "; the quote opened on line " + std::to_string(Open) +
+               " is not closed";
+      error(L, Msg);
       return;
     }
     if (!Root.IsMap()) {
-      error(SpecLoc{1, 1}, "a probe spec is a map with 'version', 'scope', "
-                           "'probes', 'watches', 'apis', 'state' and "
-                           "'torch_ops'");
+      error(Root.IsDefined() && !Root.IsNull() ? loc(Root) : SpecLoc{1, 1},
+            "a probe spec is a map with 'version', 'scope', 'probes', "
+            "'watches', 'apis', 'state' and 'torch_ops'");
       return;
     }
-    bool SawVersion = false;
+    checkDuplicates(Root);
+    bool SawVersion = false, SawProbes = false;
     for (auto It = Root.begin(); It != Root.end(); ++It) {
       std::string Key = It->first.Scalar();
       const YAML::Node V = It->second; // a copy: It-> returns a temporary proxy
@@ -116,6 +270,7 @@ public:
       } else if (Key == "torch_ops") {
         loadTorchOps(V);
       } else {
+        SawProbes = true;
         Section Sec = Key == "probes"    ? Section::Probes
                       : Key == "watches" ? Section::Watches
                       : Key == "apis"    ? Section::Apis
@@ -137,6 +292,9 @@ public:
     }
     if (!SawVersion)
       error(SpecLoc{1, 1}, "missing 'version: 1' at the top of the spec");
+    else if (!SawProbes)
+      error(SpecLoc{1, 1}, "the spec has neither 'probes:' nor 'watches:'; "
+                           "nothing would be instrumented");
   }
 
   std::vector<SMDiagnostic> Diags;
@@ -164,10 +322,53 @@ private:
     return L;
   }
 
+  /// Whether a quoted scalar ends on the line it starts on (an unclosed
+  /// quote folds the following lines into the value).
+  bool quoteClosesOnLine(const YAML::Node &N) const {
+    YAML::Mark M = N.Mark();
+    StringRef Buf = S.SM->getMemoryBuffer(1)->getBuffer();
+    if (M.is_null() || size_t(M.pos) >= Buf.size())
+      return true;
+    char Q = Buf[M.pos];
+    if (Q != '"' && Q != '\'')
+      return true;
+    for (size_t I = M.pos + 1; I < Buf.size() && Buf[I] != '\n'; ++I) {
+      if (Q == '"' && Buf[I] == '\\') {
+        ++I;
+        continue;
+      }
+      if (Buf[I] == Q) {
+        if (Q == '\'' && I + 1 < Buf.size() && Buf[I + 1] == '\'') {
+          ++I;
+          continue;
+        }
+        return true;
+      }
+    }
+    return false;
+  }
+
   void error(SpecLoc L, const Twine &Msg, unsigned Len = 0,
              StringRef FixIt = "") {
     HasErrors = true;
     Diags.push_back(S.diag(L, SourceMgr::DK_Error, Msg, Len, FixIt));
+  }
+
+  /// yaml-cpp keeps both entries of a repeated key; a spec must not.
+  void checkDuplicates(const YAML::Node &Map) {
+    std::map<std::string, SpecLoc> Seen;
+    for (auto It = Map.begin(); It != Map.end(); ++It) {
+      if (!It->first.IsScalar())
+        continue;
+      std::string K = It->first.Scalar();
+      SpecLoc L = loc(It->first);
+      auto [Prev, New] = Seen.insert({K, L});
+      if (!New)
+        error(L,
+              "duplicate key '" + K + "' (first given on line " +
+                  Twine(Prev->second.Line) + ")",
+              K.size());
+    }
   }
 
   bool checkKey(const YAML::Node &Key, ArrayRef<const char *> Allowed,
@@ -301,10 +502,11 @@ private:
       error(loc(N), "a probe is a map with at least 'at'");
       return;
     }
+    checkDuplicates(N);
     Probe P;
     P.Sec = Sec;
     P.Index = S.Probes.size();
-    bool HasAt = false;
+    bool HasAt = false, AtGiven = false;
     YAML::Node AtNode, SummaryNode, ModeNode;
     bool HasSummary = false, HasMode = false;
     bool IsState = Sec == Section::State;
@@ -317,9 +519,23 @@ private:
       std::string Key = It->first.Scalar();
       const YAML::Node V = It->second; // a copy: It-> returns a temporary proxy
       if (Key == "at") {
+        AtNode = V;
+        AtGiven = true;
+        if (V.IsNull()) {
+          error(loc(It->first),
+                "'at' has no value; it is the selector: 'at: \"train > "
+                "loss\"'",
+                2);
+          continue;
+        }
         HasAt = scalar(V, Key, P.At);
         P.AtLoc = valueLoc(V);
-        AtNode = V;
+        if (HasAt && (StringRef(P.At).contains('\n') || !quoteClosesOnLine(V))) {
+          // An unclosed quote runs on to the end of the file.
+          error(loc(V), "the selector's quote is not closed on its line, "
+                        "so the lines below became part of it");
+          return;
+        }
       } else if (Key == "category") {
         if (scalar(V, Key, P.Category)) {
           P.CategoryLoc = valueLoc(V);
@@ -374,6 +590,7 @@ private:
                         "'{epoch: epoch}'");
           continue;
         }
+        checkDuplicates(V);
         for (auto A = V.begin(); A != V.end(); ++A) {
           checkIdentifier(A->first, "arg name");
           SpecArg Arg;
@@ -390,7 +607,7 @@ private:
       }
     }
     if (!HasAt) {
-      if (!AtNode.IsDefined() || AtNode.IsNull())
+      if (!AtGiven)
         error(loc(N), "probe has no 'at' selector");
       return;
     }
@@ -617,14 +834,25 @@ private:
             "'" + Q.FocusItem.spelling() +
                 "' is a value; move this probe under 'watches:'",
             P.At.size());
-    if (P.Sec == Section::Watches && IsRegion)
+    if (P.Sec == Section::Watches && IsRegion) {
+      // A lone name is a function; under `watches:` it was meant as a
+      // variable.
+      bool LoneName = Q.Focus == FocusKind::Function && Q.Context.empty() &&
+                      Q.Captures.empty() && isIdentifier(Q.Host.Glob);
       error(P.AtLoc,
-            "'" + P.At + "' is a region; move this probe under 'probes:'",
+            LoneName ? "'" + P.At + "' names a function (a region); to watch "
+                           "a variable, name its function: 'F > " +
+                           P.At + "'; regions go under 'probes:'"
+                     : "'" + P.At +
+                           "' is a region; move this probe under 'probes:'",
             P.At.size());
+    }
     if (P.Sec == Section::Probes && SummaryNode)
-      error(valueLoc(*SummaryNode), "'summary' applies to watches only");
+      error(valueLoc(*SummaryNode), "'summary' applies to watches only",
+            SummaryNode->Scalar().size());
     if (P.Sec == Section::Watches && ModeNode)
-      error(valueLoc(*ModeNode), "'mode' applies to regions under 'probes:'");
+      error(valueLoc(*ModeNode), "'mode' applies to regions under 'probes:'",
+            ModeNode->Scalar().size());
   }
 };
 

@@ -35,6 +35,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <atomic>
+#include <cstdlib>
+#include <unistd.h>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -98,6 +100,7 @@ struct Result {
   std::string Diagnostics; ///< rendered compiler and engine messages
   bool SourceError = false;
   bool StrictError = false;
+  bool SpecConflict = false; ///< two probes record the same event
   /// Spec code that does not compile: where in the spec, and the message.
   /// Rendered on the main thread (the spec's SourceMgr is not thread-safe).
   std::vector<std::pair<SpecLoc, std::string>> SpecErrors;
@@ -136,6 +139,8 @@ public:
     reportSourceNotes(D, P->Notes, Strict);
     if (D.getNumErrors() > ErrorsBefore)
       R.StrictError = true;
+    for (const SourceNote &N : P->Notes)
+      R.SpecConflict |= N.Flag == "sonde-conflict";
     R.P = std::move(*P);
   }
 
@@ -147,10 +152,13 @@ private:
 
 class PlanAction : public ASTFrontendAction {
 public:
-  PlanAction(const Spec &S, Result &R) : S(S), R(R) {}
+  PlanAction(const Spec &S, Result &R, raw_ostream &Log)
+      : S(S), R(R), Log(Log) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  StringRef) override {
     CI.getFrontendOpts().SkipFunctionBodies = true;
+    // "N errors generated" after the messages it counts, not before.
+    CI.setVerboseOutputStream(Log);
     return std::make_unique<PlanConsumer>(CI, S, R);
   }
   /// The plan needs template patterns, not the instantiations done at the
@@ -160,18 +168,21 @@ public:
 private:
   const Spec &S;
   Result &R;
+  raw_ostream &Log;
 };
 
 class PlanActionFactory : public FrontendActionFactory {
 public:
-  PlanActionFactory(const Spec &S, Result &R) : S(S), R(R) {}
+  PlanActionFactory(const Spec &S, Result &R, raw_ostream &Log)
+      : S(S), R(R), Log(Log) {}
   std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<PlanAction>(S, R);
+    return std::make_unique<PlanAction>(S, R, Log);
   }
 
 private:
   const Spec &S;
   Result &R;
+  raw_ostream &Log;
 };
 
 /// A syntax-only compile that skips function bodies outside the main file.
@@ -263,10 +274,13 @@ void verifySpecCode(const CompilationDatabase &DB, const Spec &S, Result &R,
   }
   Extra.push_back("-I");
   Extra.push_back(RuntimeInclude.getValue());
+  // Errors are collected, not printed: no "N errors generated".
+  Extra.push_back("-fno-caret-diagnostics");
   Tool.appendArgumentsAdjuster(
       getInsertArgumentAdjuster(Extra, ArgumentInsertPosition::END));
   ErrorCollector Errors;
   Tool.setDiagnosticConsumer(&Errors);
+  Tool.setPrintErrorMessage(false);
   Tool.run(newFrontendActionFactory<MainBodiesAction>().get());
   for (const ErrorCollector::Err &E : Errors.Errors) {
     if (!E.InMain)
@@ -283,25 +297,84 @@ void verifySpecCode(const CompilationDatabase &DB, const Spec &S, Result &R,
   }
 }
 
+/// Whether `Path` is `Root` or below it (both absolute, without dots).
+bool isWithin(StringRef Path, StringRef Root) {
+  if (!Path.starts_with(Root))
+    return false;
+  return Path.size() == Root.size() || Root.ends_with("/") ||
+         sys::path::is_separator(Path[Root.size()]);
+}
+
+/// Where -o DIR puts the copy of `Source`: DIR/<its path relative to the
+/// current directory>, or, for a file outside the current directory,
+/// DIR/<its absolute path without the leading '/'>. `..` never climbs out of
+/// DIR: the path is made absolute and its dots removed first.
 std::string outputPath(StringRef Dir, StringRef Source) {
-  SmallString<256> Rel(Source);
-  if (sys::path::is_absolute(Rel)) {
-    SmallString<256> Cwd;
-    sys::fs::current_path(Cwd);
-    StringRef R = Rel;
-    if (R.starts_with(Cwd) && R.size() > Cwd.size() &&
-        sys::path::is_separator(R[Cwd.size()]))
-      Rel = R.substr(Cwd.size() + 1);
-    else
-      Rel = sys::path::relative_path(R);
-  }
-  sys::path::remove_dots(Rel, /*remove_dot_dot=*/true);
+  SmallString<256> Abs(Source);
+  sys::fs::make_absolute(Abs);
+  sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+  SmallString<256> Cwd;
+  sys::fs::current_path(Cwd);
+  StringRef Rel = isWithin(Abs, Cwd) && Abs.size() > Cwd.size()
+                      ? StringRef(Abs).substr(Cwd.size() + 1)
+                      : sys::path::relative_path(Abs);
   SmallString<256> Out(Dir);
   sys::path::append(Out, Rel);
   return Out.str().str();
 }
 
-/// Writes `Text` to `Path` through a temporary and a rename.
+/// Refuses to write `Out` (under -o DIR) unless the directory it lands in
+/// is, with symlinks resolved, inside DIR: a symlinked directory in DIR
+/// must not carry the copy elsewhere. Creates the directories.
+Error checkOutput(StringRef Dir, StringRef Out) {
+  SmallString<256> RealDir, RealParent;
+  if (std::error_code EC = sys::fs::create_directories(Dir))
+    return createStringError(EC, "cannot create '%s'", Dir.str().c_str());
+  if (std::error_code EC = sys::fs::real_path(Dir, RealDir))
+    return createStringError(EC, "cannot resolve '%s'", Dir.str().c_str());
+  StringRef Parent = sys::path::parent_path(Out);
+  // Check before creating anything: the deepest existing ancestor must be
+  // inside DIR already.
+  SmallString<256> Probe(Parent);
+  while (!sys::fs::exists(Probe) && sys::path::has_parent_path(Probe))
+    Probe = sys::path::parent_path(Probe);
+  if (sys::fs::real_path(Probe, RealParent) || !isWithin(RealParent, RealDir))
+    return createStringError(inconvertibleErrorCode(),
+                             "'%s' would be written outside '%s' (through "
+                             "'%s'); not written",
+                             Out.str().c_str(), Dir.str().c_str(),
+                             Probe.c_str());
+  if (std::error_code EC = sys::fs::create_directories(Parent))
+    return createStringError(EC, "cannot create '%s'", Parent.str().c_str());
+  if (sys::fs::real_path(Parent, RealParent) || !isWithin(RealParent, RealDir))
+    return createStringError(inconvertibleErrorCode(),
+                             "'%s' would be written outside '%s'; not written",
+                             Out.str().c_str(), Dir.str().c_str());
+  return Error::success();
+}
+
+/// The file --in-place replaces for `Source`: its real path (a symlink is
+/// followed, so the link stays a link), which must lie inside the tree,
+/// the current directory with symlinks resolved.
+Expected<std::string> inPlaceTarget(StringRef Source) {
+  SmallString<256> Real, Tree;
+  if (std::error_code EC = sys::fs::real_path(Source, Real))
+    return createStringError(EC, "cannot resolve '%s'", Source.str().c_str());
+  if (std::error_code EC = sys::fs::real_path(".", Tree))
+    return createStringError(EC, "cannot resolve the current directory");
+  if (!isWithin(Real, Tree))
+    return createStringError(
+        inconvertibleErrorCode(),
+        "'%s' is '%s', outside the tree being rewritten ('%s', the "
+        "current directory); not replaced",
+        Source.str().c_str(), Real.c_str(), Tree.c_str());
+  return Real.str().str();
+}
+
+/// Writes `Text` to `Path` through a temporary and a rename, so that
+/// `Path` is at every moment either the old file or the whole new one (a
+/// kill -9 leaves at worst a stray temporary). The new file keeps the old
+/// one's permissions and reaches the disk before it replaces it.
 Error writeAtomically(StringRef Path, StringRef Text) {
   SmallString<256> Tmp(Path);
   Tmp += ".sonde-tmp-%%%%%%";
@@ -312,7 +385,13 @@ Error writeAtomically(StringRef Path, StringRef Text) {
                              Path.str().c_str());
   {
     raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    sys::fs::file_status St;
+    if (!sys::fs::status(Path, St))
+      sys::fs::setPermissions(FD, St.permissions());
     OS << Text;
+    OS.flush();
+    if (!OS.has_error())
+      ::fsync(FD);
     OS.close();
     if (OS.has_error()) {
       sys::fs::remove(TmpPath);
@@ -382,7 +461,10 @@ int main(int argc, const char **argv) {
       // The printer keeps a reference count on its options.
       TextDiagnosticPrinter Printer(DiagOS, new DiagnosticOptions());
       Tool.setDiagnosticConsumer(&Printer);
-      PlanActionFactory Factory(*S, R);
+      PlanActionFactory Factory(*S, R, DiagOS);
+      // The compiler's messages say what failed; not "Error while
+      // processing".
+      Tool.setPrintErrorMessage(false);
       int RC = Tool.run(&Factory);
       if (RC != 0 && !R.P)
         R.SourceError = true;
@@ -436,6 +518,9 @@ int main(int argc, const char **argv) {
         Exit = ExitSpec;
     }
   }
+  for (const Result &R : Results)
+    if (R.SpecConflict)
+      Exit = ExitSpec;
   if (Exit == ExitSpec)
     return ExitSpec;
   for (const Result &R : Results)
@@ -464,6 +549,11 @@ int main(int argc, const char **argv) {
     return ExitOk;
   }
 
+  // Tests only: a command run once before anything is written, to change
+  // files between their reading and their replacement deterministically.
+  if (const char *Hook = std::getenv("SONDE_REWRITE_TEST_BEFORE_WRITE"))
+    if (*Hook && (InPlace || !OutDir.empty()))
+      (void)std::system(Hook);
   for (const Result &R : Results) {
     std::string Rewritten = applyEdits(R.Original, *R.P);
     if (Diff) {
@@ -471,14 +561,21 @@ int main(int argc, const char **argv) {
       continue;
     }
     if (InPlace) {
-      auto Now = MemoryBuffer::getFile(R.Path, /*IsText=*/true);
+      Expected<std::string> Target = inPlaceTarget(R.Path);
+      if (!Target) {
+        errs() << "sonde-rewrite: error: " << toString(Target.takeError())
+               << "\n";
+        Exit = ExitSource;
+        continue;
+      }
+      auto Now = MemoryBuffer::getFile(*Target, /*IsText=*/true);
       if (!Now || (*Now)->getBuffer() != R.Original) {
         errs() << "sonde-rewrite: error: '" << R.Path
                << "' changed since it was read; not replaced\n";
         Exit = ExitSource;
         continue;
       }
-      if (Error E = writeAtomically(R.Path, Rewritten)) {
+      if (Error E = writeAtomically(*Target, Rewritten)) {
         errs() << "sonde-rewrite: error: " << toString(std::move(E)) << "\n";
         Exit = ExitSource;
       }
@@ -486,8 +583,10 @@ int main(int argc, const char **argv) {
     }
     if (!OutDir.empty()) {
       std::string Out = outputPath(OutDir, R.Path);
-      sys::fs::create_directories(sys::path::parent_path(Out));
-      if (Error E = writeAtomically(Out, Rewritten)) {
+      Error E = checkOutput(OutDir, Out);
+      if (!E)
+        E = writeAtomically(Out, Rewritten);
+      if (E) {
         errs() << "sonde-rewrite: error: " << toString(std::move(E)) << "\n";
         Exit = ExitSource;
       }

@@ -67,10 +67,19 @@ private:
     T.ArgSets.push_back(std::make_unique<Args>(std::move(A)));
     return T.ArgSets.back().get();
   }
-  void ensureSite(uint32_t Id) {
+  /// Site ids are dense (given out at first hit, each written in a Site
+  /// block), so an id far beyond the file's size is corruption: it must not
+  /// size the table (a 10-byte file once asked for 400 GB).
+  bool ensureSite(uint32_t Id) {
+    if (Id > MaxSite)
+      return false;
     if (T.Sites.size() <= Id)
       T.Sites.resize(Id + 1);
+    return true;
   }
+
+public:
+  uint32_t MaxSite = 1u << 24;
 };
 
 bool Decoder::decodeValue(Cursor &C, Value &V, unsigned Depth) {
@@ -191,9 +200,8 @@ void Decoder::events(Cursor &C) {
     auto Type = static_cast<Ev>(Head & 0xf);
     auto Site = static_cast<uint32_t>(Head >> 4);
     Tsc += static_cast<uint64_t>(C.svarint());
-    if (!C.ok())
+    if (!C.ok() || !ensureSite(Site))
       return;
-    ensureSite(Site);
     Event E;
     E.Site = Site;
     E.Thread = Thread;
@@ -296,9 +304,8 @@ void Decoder::block(Block B, Cursor &C, bool Torn) {
   }
   case Block::Site: {
     uint32_t Id = static_cast<uint32_t>(C.varint());
-    if (!C.ok() || Id == 0 || Id > (1u << 24))
+    if (!C.ok() || Id == 0 || !ensureSite(Id))
       break;
-    ensureSite(Id);
     SiteInfo &S = T.Sites[Id];
     S.Id = Id;
     S.Kind = static_cast<SiteKind>(C.byte());
@@ -352,9 +359,8 @@ void Decoder::block(Block B, Cursor &C, bool Torn) {
     uint32_t Site = static_cast<uint32_t>(C.varint());
     uint64_t Start = C.varint();
     uint32_t Level = static_cast<uint32_t>(C.varint());
-    if (!C.ok())
+    if (!C.ok() || !ensureSite(Site))
       break;
-    ensureSite(Site);
     Event E;
     E.Kind = EventKind::Region;
     E.Unfinished = true;
@@ -554,6 +560,19 @@ bool readTrace(const std::string &Path, Trace &Out, std::string &Error,
       Bytes.insert(Bytes.end(), Buf, Buf + N);
     std::fclose(F);
   }
+  return readTraceBytes(Bytes.data(), Bytes.size(), Path, Out, Error, Events);
+}
+
+bool readTraceBytes(const uint8_t *Data, size_t Size, const std::string &Path,
+                    Trace &Out, std::string &Error, bool Events) {
+  // The decoder reads through a vector-like view of the bytes.
+  struct View {
+    const uint8_t *P;
+    size_t N;
+    size_t size() const { return N; }
+    const uint8_t *data() const { return P; }
+    uint8_t operator[](size_t I) const { return P[I]; }
+  } Bytes{Data, Size};
   Out = Trace();
   Out.Path = Path;
   if (Bytes.size() < format::FileHeaderSize ||
@@ -574,6 +593,7 @@ bool readTrace(const std::string &Path, Trace &Out, std::string &Error,
   if (Events)
     Out.Events.reserve(Bytes.size() / 5);
   Decoder D(Out);
+  D.MaxSite = static_cast<uint32_t>(std::min<size_t>(1u << 24, 4096 + Size));
   size_t Pos = format::FileHeaderSize;
   while (Pos < Bytes.size()) {
     if (Bytes.size() - Pos < format::BlockHeaderSize) {

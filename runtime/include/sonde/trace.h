@@ -157,6 +157,11 @@ struct Trace {
 bool readTrace(const std::string &Path, Trace &Out, std::string &Error,
                bool Events = true);
 
+/// readTrace on bytes already in memory (`Path` names them in messages);
+/// the fuzzer's entry point.
+bool readTraceBytes(const uint8_t *Data, size_t Size, const std::string &Path,
+                    Trace &Out, std::string &Error, bool Events = true);
+
 /// Files named on a command line: directories expand to their `*.sonde`
 /// files, sorted. Fails on a path that does not exist.
 bool expandInputs(const std::vector<std::string> &Paths,

@@ -1,0 +1,31 @@
+// An 'at' with no value.
+//
+// RUN: %spec
+// RUN: %refused 1 %t.yaml %s | FileCheck %s --match-full-lines
+//
+// SPEC: version: 1
+// SPEC: probes:
+// SPEC:   - at:
+// SPEC:     category: compute
+
+void step(int n) {}
+float train(int epochs) {
+  float loss = 0;
+  for (int epoch = 0; epoch < epochs; ++epoch) {
+    loss += 1.0f / (epoch + 1);
+    step(epoch);
+  }
+  return loss;
+}
+
+// CHECK: rewrite: exit 1
+// CHECK-NEXT: {{.*}}null.cpp.tmp.yaml:3:5: error: 'at' has no value; it is the selector: 'at: "train > loss"'
+// CHECK-NEXT:   - at:
+// CHECK-NEXT:     ^~
+// CHECK-NEXT: plugin: exit 1
+// CHECK-NEXT: {{.*}}null.cpp.tmp.yaml:3:5: error: 'at' has no value; it is the selector: 'at: "train > loss"'
+// CHECK-NEXT:   - at:
+// CHECK-NEXT:     ^~
+// CHECK-NEXT: error: sonde: invalid probe spec '{{.*}}null.cpp.tmp.yaml'
+// CHECK-NEXT: 1 error generated.
+// CHECK-NEXT: end

@@ -1,0 +1,30 @@
+// An 'at' of blanks only.
+//
+// RUN: %spec
+// RUN: %refused 1 %t.yaml %s | FileCheck %s --match-full-lines
+//
+// SPEC: version: 1
+// SPEC: probes:
+// SPEC:   - at: "   "
+
+void step(int n) {}
+float train(int epochs) {
+  float loss = 0;
+  for (int epoch = 0; epoch < epochs; ++epoch) {
+    loss += 1.0f / (epoch + 1);
+    step(epoch);
+  }
+  return loss;
+}
+
+// CHECK: rewrite: exit 1
+// CHECK-NEXT: {{.*}}spaces.cpp.tmp.yaml:3:10: error: empty selector
+// CHECK-NEXT:   - at: "   "
+// CHECK-NEXT:          ^
+// CHECK-NEXT: plugin: exit 1
+// CHECK-NEXT: {{.*}}spaces.cpp.tmp.yaml:3:10: error: empty selector
+// CHECK-NEXT:   - at: "   "
+// CHECK-NEXT:          ^
+// CHECK-NEXT: error: sonde: invalid probe spec '{{.*}}spaces.cpp.tmp.yaml'
+// CHECK-NEXT: 1 error generated.
+// CHECK-NEXT: end

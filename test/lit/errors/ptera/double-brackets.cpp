@@ -1,0 +1,30 @@
+// ptera's '[[...]]' frames.
+//
+// RUN: %spec
+// RUN: %refused 1 %t.yaml %s | FileCheck %s --match-full-lines
+//
+// SPEC: version: 1
+// SPEC: watches:
+// SPEC:   - at: "train > [[step]] > n"
+
+void step(int n) {}
+float train(int epochs) {
+  float loss = 0;
+  for (int epoch = 0; epoch < epochs; ++epoch) {
+    loss += 1.0f / (epoch + 1);
+    step(epoch);
+  }
+  return loss;
+}
+
+// CHECK: rewrite: exit 1
+// CHECK-NEXT: {{.*}}double-brackets.cpp.tmp.yaml:3:18: error: ptera's '{{\[\[}}...]]' is not supported; write the frames with '>'
+// CHECK-NEXT:   - at: "train > {{\[\[}}step]] > n"
+// CHECK-NEXT:                  ^~~~~~~~
+// CHECK-NEXT: plugin: exit 1
+// CHECK-NEXT: {{.*}}double-brackets.cpp.tmp.yaml:3:18: error: ptera's '{{\[\[}}...]]' is not supported; write the frames with '>'
+// CHECK-NEXT:   - at: "train > {{\[\[}}step]] > n"
+// CHECK-NEXT:                  ^~~~~~~~
+// CHECK-NEXT: error: sonde: invalid probe spec '{{.*}}double-brackets.cpp.tmp.yaml'
+// CHECK-NEXT: 1 error generated.
+// CHECK-NEXT: end

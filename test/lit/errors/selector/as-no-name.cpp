@@ -1,0 +1,30 @@
+// 'as' without a name.
+//
+// RUN: %spec
+// RUN: %refused 1 %t.yaml %s | FileCheck %s --match-full-lines
+//
+// SPEC: version: 1
+// SPEC: watches:
+// SPEC:   - at: "train > loss as"
+
+void step(int n) {}
+float train(int epochs) {
+  float loss = 0;
+  for (int epoch = 0; epoch < epochs; ++epoch) {
+    loss += 1.0f / (epoch + 1);
+    step(epoch);
+  }
+  return loss;
+}
+
+// CHECK: rewrite: exit 1
+// CHECK-NEXT: {{.*}}as-no-name.cpp.tmp.yaml:3:25: error: expected a name after 'as'
+// CHECK-NEXT:   - at: "train > loss as"
+// CHECK-NEXT:                         ^
+// CHECK-NEXT: plugin: exit 1
+// CHECK-NEXT: {{.*}}as-no-name.cpp.tmp.yaml:3:25: error: expected a name after 'as'
+// CHECK-NEXT:   - at: "train > loss as"
+// CHECK-NEXT:                         ^
+// CHECK-NEXT: error: sonde: invalid probe spec '{{.*}}as-no-name.cpp.tmp.yaml'
+// CHECK-NEXT: 1 error generated.
+// CHECK-NEXT: end

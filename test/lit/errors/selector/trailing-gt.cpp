@@ -1,0 +1,30 @@
+// A '>' with no frame after it.
+//
+// RUN: %spec
+// RUN: %refused 1 %t.yaml %s | FileCheck %s --match-full-lines
+//
+// SPEC: version: 1
+// SPEC: probes:
+// SPEC:   - at: "train >"
+
+void step(int n) {}
+float train(int epochs) {
+  float loss = 0;
+  for (int epoch = 0; epoch < epochs; ++epoch) {
+    loss += 1.0f / (epoch + 1);
+    step(epoch);
+  }
+  return loss;
+}
+
+// CHECK: rewrite: exit 1
+// CHECK-NEXT: {{.*}}trailing-gt.cpp.tmp.yaml:3:17: error: expected a frame after '>'
+// CHECK-NEXT:   - at: "train >"
+// CHECK-NEXT:                 ^
+// CHECK-NEXT: plugin: exit 1
+// CHECK-NEXT: {{.*}}trailing-gt.cpp.tmp.yaml:3:17: error: expected a frame after '>'
+// CHECK-NEXT:   - at: "train >"
+// CHECK-NEXT:                 ^
+// CHECK-NEXT: error: sonde: invalid probe spec '{{.*}}trailing-gt.cpp.tmp.yaml'
+// CHECK-NEXT: 1 error generated.
+// CHECK-NEXT: end

@@ -1,0 +1,30 @@
+// A frame's items without ')'.
+//
+// RUN: %spec
+// RUN: %refused 1 %t.yaml %s | FileCheck %s --match-full-lines
+//
+// SPEC: version: 1
+// SPEC: watches:
+// SPEC:   - at: "train(epochs > loss"
+
+void step(int n) {}
+float train(int epochs) {
+  float loss = 0;
+  for (int epoch = 0; epoch < epochs; ++epoch) {
+    loss += 1.0f / (epoch + 1);
+    step(epoch);
+  }
+  return loss;
+}
+
+// CHECK: rewrite: exit 1
+// CHECK-NEXT: {{.*}}unclosed-paren.cpp.tmp.yaml:3:23: error: expected ')' to close 'train(' before '>'
+// CHECK-NEXT:   - at: "train(epochs > loss"
+// CHECK-NEXT:                       ^
+// CHECK-NEXT: plugin: exit 1
+// CHECK-NEXT: {{.*}}unclosed-paren.cpp.tmp.yaml:3:23: error: expected ')' to close 'train(' before '>'
+// CHECK-NEXT:   - at: "train(epochs > loss"
+// CHECK-NEXT:                       ^
+// CHECK-NEXT: error: sonde: invalid probe spec '{{.*}}unclosed-paren.cpp.tmp.yaml'
+// CHECK-NEXT: 1 error generated.
+// CHECK-NEXT: end

@@ -1,0 +1,30 @@
+// A '/FILEGLOB' without its closing '/'.
+//
+// RUN: %spec
+// RUN: %refused 1 %t.yaml %s | FileCheck %s --match-full-lines
+//
+// SPEC: version: 1
+// SPEC: probes:
+// SPEC:   - at: "/src*train"
+
+void step(int n) {}
+float train(int epochs) {
+  float loss = 0;
+  for (int epoch = 0; epoch < epochs; ++epoch) {
+    loss += 1.0f / (epoch + 1);
+    step(epoch);
+  }
+  return loss;
+}
+
+// CHECK: rewrite: exit 1
+// CHECK-NEXT: {{.*}}unterminated-fileglob.cpp.tmp.yaml:3:10: error: unterminated '/FILEGLOB/' before a function
+// CHECK-NEXT:   - at: "/src*train"
+// CHECK-NEXT:          ^
+// CHECK-NEXT: plugin: exit 1
+// CHECK-NEXT: {{.*}}unterminated-fileglob.cpp.tmp.yaml:3:10: error: unterminated '/FILEGLOB/' before a function
+// CHECK-NEXT:   - at: "/src*train"
+// CHECK-NEXT:          ^
+// CHECK-NEXT: error: sonde: invalid probe spec '{{.*}}unterminated-fileglob.cpp.tmp.yaml'
+// CHECK-NEXT: 1 error generated.
+// CHECK-NEXT: end

@@ -1,0 +1,30 @@
+// A value under 'probes:'.
+//
+// RUN: %spec
+// RUN: %refused 1 %t.yaml %s | FileCheck %s --match-full-lines
+//
+// SPEC: version: 1
+// SPEC: probes:
+// SPEC:   - at: "train > loss"
+
+void step(int n) {}
+float train(int epochs) {
+  float loss = 0;
+  for (int epoch = 0; epoch < epochs; ++epoch) {
+    loss += 1.0f / (epoch + 1);
+    step(epoch);
+  }
+  return loss;
+}
+
+// CHECK: rewrite: exit 1
+// CHECK-NEXT: {{.*}}value-in-probes.cpp.tmp.yaml:3:10: error: 'loss' is a value; move this probe under 'watches:'
+// CHECK-NEXT:   - at: "train > loss"
+// CHECK-NEXT:          ^~~~~~~~~~~~
+// CHECK-NEXT: plugin: exit 1
+// CHECK-NEXT: {{.*}}value-in-probes.cpp.tmp.yaml:3:10: error: 'loss' is a value; move this probe under 'watches:'
+// CHECK-NEXT:   - at: "train > loss"
+// CHECK-NEXT:          ^~~~~~~~~~~~
+// CHECK-NEXT: error: sonde: invalid probe spec '{{.*}}value-in-probes.cpp.tmp.yaml'
+// CHECK-NEXT: 1 error generated.
+// CHECK-NEXT: end

@@ -1,0 +1,33 @@
+// Two selectors reaching one function with the same event name.
+//
+// RUN: %spec
+// RUN: %refused 1 %t.yaml %s | FileCheck %s --match-full-lines
+//
+// SPEC: version: 1
+// SPEC: probes:
+// SPEC:   - at: "train"
+// SPEC:     category: compute
+// SPEC:   - at: "tr*n"
+// SPEC:     category: pipeline.train
+
+void step(int n) {}
+float train(int epochs) {
+  float loss = 0;
+  for (int epoch = 0; epoch < epochs; ++epoch) {
+    loss += 1.0f / (epoch + 1);
+    step(epoch);
+  }
+  return loss;
+}
+
+// CHECK: rewrite: exit 1
+// CHECK-NEXT: {{.*}}conflict-glob.cpp:14:7: error: probes on lines 3 and 5 of {{.*}}conflict-glob.cpp.tmp.yaml both record region 'train' here; remove one, or give one a 'name:' [sonde-conflict]
+// CHECK-NEXT:    14 | float train(int epochs) {
+// CHECK-NEXT:       |       ^
+// CHECK-NEXT: 1 error generated.
+// CHECK-NEXT: plugin: exit 1
+// CHECK-NEXT: {{.*}}conflict-glob.cpp:14:7: error: probes on lines 3 and 5 of {{.*}}conflict-glob.cpp.tmp.yaml both record region 'train' here; remove one, or give one a 'name:' [sonde-conflict]
+// CHECK-NEXT:    14 | float train(int epochs) {
+// CHECK-NEXT:       |       ^
+// CHECK-NEXT: 1 error generated.
+// CHECK-NEXT: end

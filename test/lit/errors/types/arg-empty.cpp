@@ -1,0 +1,31 @@
+// An arg without an expression.
+//
+// RUN: %spec
+// RUN: %refused 1 %t.yaml %s | FileCheck %s --match-full-lines
+//
+// SPEC: version: 1
+// SPEC: probes:
+// SPEC:   - at: "train"
+// SPEC:     args: {epochs: ""}
+
+void step(int n) {}
+float train(int epochs) {
+  float loss = 0;
+  for (int epoch = 0; epoch < epochs; ++epoch) {
+    loss += 1.0f / (epoch + 1);
+    step(epoch);
+  }
+  return loss;
+}
+
+// CHECK: rewrite: exit 1
+// CHECK-NEXT: {{.*}}arg-empty.cpp.tmp.yaml:4:20: error: arg 'epochs' needs a C++ expression
+// CHECK-NEXT:     args: {epochs: ""}
+// CHECK-NEXT:                    ^
+// CHECK-NEXT: plugin: exit 1
+// CHECK-NEXT: {{.*}}arg-empty.cpp.tmp.yaml:4:20: error: arg 'epochs' needs a C++ expression
+// CHECK-NEXT:     args: {epochs: ""}
+// CHECK-NEXT:                    ^
+// CHECK-NEXT: error: sonde: invalid probe spec '{{.*}}arg-empty.cpp.tmp.yaml'
+// CHECK-NEXT: 1 error generated.
+// CHECK-NEXT: end

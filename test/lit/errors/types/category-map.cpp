@@ -1,0 +1,31 @@
+// A category that is a map.
+//
+// RUN: %spec
+// RUN: %refused 1 %t.yaml %s | FileCheck %s --match-full-lines
+//
+// SPEC: version: 1
+// SPEC: probes:
+// SPEC:   - at: "train"
+// SPEC:     category: {kind: compute}
+
+void step(int n) {}
+float train(int epochs) {
+  float loss = 0;
+  for (int epoch = 0; epoch < epochs; ++epoch) {
+    loss += 1.0f / (epoch + 1);
+    step(epoch);
+  }
+  return loss;
+}
+
+// CHECK: rewrite: exit 1
+// CHECK-NEXT: {{.*}}category-map.cpp.tmp.yaml:4:15: error: 'category' is a string
+// CHECK-NEXT:     category: {kind: compute}
+// CHECK-NEXT:               ^
+// CHECK-NEXT: plugin: exit 1
+// CHECK-NEXT: {{.*}}category-map.cpp.tmp.yaml:4:15: error: 'category' is a string
+// CHECK-NEXT:     category: {kind: compute}
+// CHECK-NEXT:               ^
+// CHECK-NEXT: error: sonde: invalid probe spec '{{.*}}category-map.cpp.tmp.yaml'
+// CHECK-NEXT: 1 error generated.
+// CHECK-NEXT: end

@@ -1,0 +1,31 @@
+// 'context' that is neither true nor false.
+//
+// RUN: %spec
+// RUN: %refused 1 %t.yaml %s | FileCheck %s --match-full-lines
+//
+// SPEC: version: 1
+// SPEC: probes:
+// SPEC:   - at: "train"
+// SPEC:     context: maybe
+
+void step(int n) {}
+float train(int epochs) {
+  float loss = 0;
+  for (int epoch = 0; epoch < epochs; ++epoch) {
+    loss += 1.0f / (epoch + 1);
+    step(epoch);
+  }
+  return loss;
+}
+
+// CHECK: rewrite: exit 1
+// CHECK-NEXT: {{.*}}context-word.cpp.tmp.yaml:4:14: error: 'context' is 'true' or 'false'
+// CHECK-NEXT:     context: maybe
+// CHECK-NEXT:              ^~~~~
+// CHECK-NEXT: plugin: exit 1
+// CHECK-NEXT: {{.*}}context-word.cpp.tmp.yaml:4:14: error: 'context' is 'true' or 'false'
+// CHECK-NEXT:     context: maybe
+// CHECK-NEXT:              ^~~~~
+// CHECK-NEXT: error: sonde: invalid probe spec '{{.*}}context-word.cpp.tmp.yaml'
+// CHECK-NEXT: 1 error generated.
+// CHECK-NEXT: end

@@ -1,0 +1,31 @@
+// 'enabled' given as a number.
+//
+// RUN: %spec
+// RUN: %refused 1 %t.yaml %s | FileCheck %s --match-full-lines
+//
+// SPEC: version: 1
+// SPEC: probes:
+// SPEC:   - at: "train"
+// SPEC:     enabled: 2
+
+void step(int n) {}
+float train(int epochs) {
+  float loss = 0;
+  for (int epoch = 0; epoch < epochs; ++epoch) {
+    loss += 1.0f / (epoch + 1);
+    step(epoch);
+  }
+  return loss;
+}
+
+// CHECK: rewrite: exit 1
+// CHECK-NEXT: {{.*}}enabled-number.cpp.tmp.yaml:4:14: error: 'enabled' is 'true' or 'false'
+// CHECK-NEXT:     enabled: 2
+// CHECK-NEXT:              ^
+// CHECK-NEXT: plugin: exit 1
+// CHECK-NEXT: {{.*}}enabled-number.cpp.tmp.yaml:4:14: error: 'enabled' is 'true' or 'false'
+// CHECK-NEXT:     enabled: 2
+// CHECK-NEXT:              ^
+// CHECK-NEXT: error: sonde: invalid probe spec '{{.*}}enabled-number.cpp.tmp.yaml'
+// CHECK-NEXT: 1 error generated.
+// CHECK-NEXT: end

@@ -1,0 +1,31 @@
+// Found by fuzz-spec: yaml-cpp's LoadAll never returned on this.
+//
+// RUN: %spec
+// RUN: %refused 1 %t.yaml %s | FileCheck %s --match-full-lines
+//
+// SPEC: ,ersion: 1
+// SPEC: probm:
+// SPEC:   - at: "twice"
+// SPEC:   - at: "f"
+
+void step(int n) {}
+float train(int epochs) {
+  float loss = 0;
+  for (int epoch = 0; epoch < epochs; ++epoch) {
+    loss += 1.0f / (epoch + 1);
+    step(epoch);
+  }
+  return loss;
+}
+
+// CHECK: rewrite: exit 1
+// CHECK-NEXT: {{.*}}loadall-hang.cpp.tmp.yaml:1:1: error: a probe spec is a map with 'version', 'scope', 'probes' and 'watches'
+// CHECK-NEXT: ,ersion: 1
+// CHECK-NEXT: ^
+// CHECK-NEXT: plugin: exit 1
+// CHECK-NEXT: {{.*}}loadall-hang.cpp.tmp.yaml:1:1: error: a probe spec is a map with 'version', 'scope', 'probes' and 'watches'
+// CHECK-NEXT: ,ersion: 1
+// CHECK-NEXT: ^
+// CHECK-NEXT: error: sonde: invalid probe spec '{{.*}}loadall-hang.cpp.tmp.yaml'
+// CHECK-NEXT: 1 error generated.
+// CHECK-NEXT: end

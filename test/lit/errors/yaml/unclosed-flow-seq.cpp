@@ -1,0 +1,30 @@
+// A flow sequence without its closing bracket.
+//
+// RUN: %spec
+// RUN: %refused 1 %t.yaml %s | FileCheck %s --match-full-lines
+//
+// SPEC: version: 1
+// SPEC: probes: [
+// SPEC:   {at: "train"}
+
+void step(int n) {}
+float train(int epochs) {
+  float loss = 0;
+  for (int epoch = 0; epoch < epochs; ++epoch) {
+    loss += 1.0f / (epoch + 1);
+    step(epoch);
+  }
+  return loss;
+}
+
+// CHECK: rewrite: exit 1
+// CHECK-NEXT: {{.*}}unclosed-flow-seq.cpp.tmp.yaml:4:1: error: invalid YAML: a '[' is not closed by ']'
+// CHECK-EMPTY:
+// CHECK-NEXT: ^
+// CHECK-NEXT: plugin: exit 1
+// CHECK-NEXT: {{.*}}unclosed-flow-seq.cpp.tmp.yaml:4:1: error: invalid YAML: a '[' is not closed by ']'
+// CHECK-EMPTY:
+// CHECK-NEXT: ^
+// CHECK-NEXT: error: sonde: invalid probe spec '{{.*}}unclosed-flow-seq.cpp.tmp.yaml'
+// CHECK-NEXT: 1 error generated.
+// CHECK-NEXT: end
