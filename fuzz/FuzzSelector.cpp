@@ -35,16 +35,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   llvm::StringRef Text(reinterpret_cast<const char *>(Data), Size);
   llvm::Expected<Selector> Sel = parseSelector(Text);
   if (!Sel) {
-    llvm::handleAllErrors(Sel.takeError(), [&](const SelectorError &E) {
-      checkError(E, Size);
-    });
+    llvm::handleAllErrors(Sel.takeError(),
+                          [&](const SelectorError &E) { checkError(E, Size); });
     return 0;
   }
   llvm::Expected<Query> Q = normalize(*Sel);
   if (!Q) {
-    llvm::handleAllErrors(Q.takeError(), [&](const SelectorError &E) {
-      checkError(E, Size);
-    });
+    llvm::handleAllErrors(Q.takeError(),
+                          [&](const SelectorError &E) { checkError(E, Size); });
     return 0;
   }
   exercise(Q->Host);

@@ -257,10 +257,9 @@ SiteRef PlanBuilder::addSite(const Probe &Pr, const HostFunction &F,
 
   // Two probes recording the same event at the same place: every hit
   // would be counted twice, and no reader could tell the records apart.
-  auto Owner = SiteOwners.try_emplace(
-      {SM.getExpansionLoc(At).getRawEncoding(), Kind.str(), Name.str(),
-       Watched.str()},
-      Pr.Index);
+  auto Owner = SiteOwners.try_emplace({SM.getExpansionLoc(At).getRawEncoding(),
+                                       Kind.str(), Name.str(), Watched.str()},
+                                      Pr.Index);
   if (!Owner.second && Owner.first->second != Pr.Index) {
     const Probe &First = S.Probes[Owner.first->second];
     note(At, SourceNote::Error,
@@ -551,8 +550,7 @@ void PlanBuilder::note(SourceLocation L, SourceNote::Level Lvl,
   // A site reached twice on the way (its declaration and its code) says
   // the same thing once.
   for (const SourceNote &Old : P.Notes)
-    if (Old.RawLoc == N.RawLoc && Old.Lvl == N.Lvl &&
-        Old.Message == N.Message)
+    if (Old.RawLoc == N.RawLoc && Old.Lvl == N.Lvl && Old.Message == N.Message)
       return;
   P.Notes.push_back(std::move(N));
 }

@@ -87,8 +87,7 @@ std::string nearest(StringRef Word, ArrayRef<const char *> Candidates) {
 }
 
 /// yaml-cpp's message, said in terms of what to fix.
-std::string yamlMessage(const std::string &Msg, StringRef Line,
-                        unsigned Col) {
+std::string yamlMessage(const std::string &Msg, StringRef Line, unsigned Col) {
   std::string Out = "invalid YAML: ";
   if (Msg == "end of map flow not found")
     Out += "a '{' is not closed by '}'";
@@ -530,7 +529,8 @@ private:
         }
         HasAt = scalar(V, Key, P.At);
         P.AtLoc = valueLoc(V);
-        if (HasAt && (StringRef(P.At).contains('\n') || !quoteClosesOnLine(V))) {
+        if (HasAt &&
+            (StringRef(P.At).contains('\n') || !quoteClosesOnLine(V))) {
           // An unclosed quote runs on to the end of the file.
           error(loc(V), "the selector's quote is not closed on its line, "
                         "so the lines below became part of it");
@@ -840,11 +840,12 @@ private:
       bool LoneName = Q.Focus == FocusKind::Function && Q.Context.empty() &&
                       Q.Captures.empty() && isIdentifier(Q.Host.Glob);
       error(P.AtLoc,
-            LoneName ? "'" + P.At + "' names a function (a region); to watch "
-                           "a variable, name its function: 'F > " +
-                           P.At + "'; regions go under 'probes:'"
-                     : "'" + P.At +
-                           "' is a region; move this probe under 'probes:'",
+            LoneName
+                ? "'" + P.At +
+                      "' names a function (a region); to watch "
+                      "a variable, name its function: 'F > " +
+                      P.At + "'; regions go under 'probes:'"
+                : "'" + P.At + "' is a region; move this probe under 'probes:'",
             P.At.size());
     }
     if (P.Sec == Section::Probes && SummaryNode)

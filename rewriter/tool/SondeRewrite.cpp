@@ -36,11 +36,11 @@
 
 #include <atomic>
 #include <cstdlib>
-#include <unistd.h>
 #include <mutex>
 #include <set>
 #include <thread>
 #include <tuple>
+#include <unistd.h>
 
 using namespace clang;
 using namespace clang::tooling;

@@ -38,6 +38,7 @@ config.substitutions.append(
     ("%build-gcc", "%s %s -O1 -g0" % (config.gxx, cxxflags)))
 config.substitutions.append(("%sonde-link", link))
 config.substitutions.append(("%cxx", config.clangxx))
+config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%not", os.path.join(config.llvm_bin, "not")))
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_bin, config.environment.get("PATH", os.environ["PATH"])])

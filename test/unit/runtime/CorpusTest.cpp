@@ -46,14 +46,14 @@ TEST(TraceCorpus, HugeSiteIdInATinyFileIsCorruption) {
   std::string Events = "\x00\x00"             // thread 0, tsc 0
                        "\x81\x80\x80\x80\x10" // head: region, site 2^28
                        "\x00\x00\x00";        // dtsc, dur, level
-  Bytes += char(6); // Block::Events
+  Bytes += char(6);                           // Block::Events
   uint32_t Len = Events.size();
   for (int I = 0; I < 4; ++I)
     Bytes += char((Len >> (8 * I)) & 0xff);
   Bytes += Events;
   Trace T;
   std::string Error;
-  readTraceBytes(reinterpret_cast<const uint8_t *>(Bytes.data()),
-                 Bytes.size(), "tiny.sonde", T, Error);
+  readTraceBytes(reinterpret_cast<const uint8_t *>(Bytes.data()), Bytes.size(),
+                 "tiny.sonde", T, Error);
   EXPECT_LT(T.Sites.size(), 1u << 16);
 }
