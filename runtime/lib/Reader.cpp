@@ -396,14 +396,23 @@ void Decoder::finish() {
     BaseNs = Anchors.front().RealNs;
     const ClockAnchor &L = Anchors.back();
     if (Anchors.size() >= 2 && L.Tsc > BaseTsc)
-      Rate = static_cast<double>(L.RealNs - BaseNs) /
+      // Unsigned arithmetic wraps where signed would overflow on a corrupt
+      // anchor; on a real one both give the same difference.
+      Rate = static_cast<double>(static_cast<int64_t>(
+                 static_cast<uint64_t>(L.RealNs) -
+                 static_cast<uint64_t>(BaseNs))) /
              static_cast<double>(L.Tsc - BaseTsc);
   }
   T.NsPerTick = Rate;
   auto ToNs = [&](uint64_t Tsc) {
-    return BaseNs + static_cast<int64_t>(std::llround(
-                        static_cast<double>(static_cast<int64_t>(Tsc - BaseTsc)) *
-                        Rate));
+    int64_t Off = static_cast<int64_t>(std::llround(
+        static_cast<double>(static_cast<int64_t>(Tsc - BaseTsc)) * Rate));
+    // A corrupt timestamp saturates instead of overflowing (found by
+    // fuzz-trace).
+    int64_t Ns;
+    if (__builtin_add_overflow(BaseNs, Off, &Ns))
+      Ns = Off > 0 ? INT64_MAX : INT64_MIN;
+    return Ns;
   };
   uint64_t Last = std::max(MaxTsc, EndTsc);
   if (!Anchors.empty())
@@ -416,7 +425,9 @@ void Decoder::finish() {
                                      : (Last > Tsc ? Last - Tsc : 0);
       // The end converted as a point, not the length as a length: rounded
       // apart, Ts + Dur could pass the start of what follows by 1 ns.
-      E.Dur = ToNs(Tsc + DurTicks) - E.Ts;
+      // (Saturated on a corrupt trace rather than overflowing.)
+      if (__builtin_sub_overflow(ToNs(Tsc + DurTicks), E.Ts, &E.Dur))
+        E.Dur = INT64_MAX;
     }
   }
   // Time order, nesting level breaking ties (a parent before its first
