@@ -261,6 +261,8 @@ public:
       const YAML::Node V = It->second; // a copy: It-> returns a temporary proxy
       if (!checkKey(It->first, TopKeys, "top-level key"))
         continue;
+      // Any section beyond version and scope says what to instrument.
+      SawProbes |= Key != "version" && Key != "scope";
       if (Key == "version") {
         SawVersion = true;
         loadVersion(V);
@@ -269,7 +271,6 @@ public:
       } else if (Key == "torch_ops") {
         loadTorchOps(V);
       } else {
-        SawProbes = true;
         Section Sec = Key == "probes"    ? Section::Probes
                       : Key == "watches" ? Section::Watches
                       : Key == "apis"    ? Section::Apis
@@ -292,7 +293,8 @@ public:
     if (!SawVersion)
       error(SpecLoc{1, 1}, "missing 'version: 1' at the top of the spec");
     else if (!SawProbes)
-      error(SpecLoc{1, 1}, "the spec has neither 'probes:' nor 'watches:'; "
+      error(SpecLoc{1, 1}, "the spec has no 'probes:', 'watches:', 'apis:', "
+                           "'state:' or 'torch_ops:'; "
                            "nothing would be instrumented");
   }
 
