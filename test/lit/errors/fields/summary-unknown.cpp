@@ -19,11 +19,11 @@ float train(int epochs) {
 }
 
 // CHECK: rewrite: exit 1
-// CHECK-NEXT: {{.*}}summary-unknown.cpp.tmp.yaml:4:14: error: unknown summary 'histogram'; expected value, shape, stats, hash or full
+// CHECK-NEXT: {{.*}}summary-unknown.cpp.tmp.yaml:4:14: error: unknown summary 'histogram'; expected value, shape, stats, hash, full
 // CHECK-NEXT:     summary: histogram
 // CHECK-NEXT:              ^~~~~~~~~
 // CHECK-NEXT: plugin: exit 1
-// CHECK-NEXT: {{.*}}summary-unknown.cpp.tmp.yaml:4:14: error: unknown summary 'histogram'; expected value, shape, stats, hash or full
+// CHECK-NEXT: {{.*}}summary-unknown.cpp.tmp.yaml:4:14: error: unknown summary 'histogram'; expected value, shape, stats, hash, full
 // CHECK-NEXT:     summary: histogram
 // CHECK-NEXT:              ^~~~~~~~~
 // CHECK-NEXT: error: sonde: invalid probe spec '{{.*}}summary-unknown.cpp.tmp.yaml'

@@ -16,11 +16,11 @@ float train(int epochs) {
 }
 
 // CHECK: rewrite: exit 1
-// CHECK-NEXT: {{.*}}no-probes.cpp.tmp.yaml:1:1: error: the spec has neither 'probes:' nor 'watches:'; nothing would be instrumented
+// CHECK-NEXT: {{.*}}no-probes.cpp.tmp.yaml:1:1: error: the spec has no 'probes:', 'watches:', 'apis:', 'state:' or 'torch_ops:'; nothing would be instrumented
 // CHECK-NEXT: version: 1
 // CHECK-NEXT: ^
 // CHECK-NEXT: plugin: exit 1
-// CHECK-NEXT: {{.*}}no-probes.cpp.tmp.yaml:1:1: error: the spec has neither 'probes:' nor 'watches:'; nothing would be instrumented
+// CHECK-NEXT: {{.*}}no-probes.cpp.tmp.yaml:1:1: error: the spec has no 'probes:', 'watches:', 'apis:', 'state:' or 'torch_ops:'; nothing would be instrumented
 // CHECK-NEXT: version: 1
 // CHECK-NEXT: ^
 // CHECK-NEXT: error: sonde: invalid probe spec '{{.*}}no-probes.cpp.tmp.yaml'

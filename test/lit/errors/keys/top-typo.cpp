@@ -22,7 +22,7 @@ float train(int epochs) {
 // CHECK-NEXT: probe:
 // CHECK-NEXT: ^~~~~
 // CHECK-NEXT: probes
-// CHECK-NEXT: {{.*}}top-typo.cpp.tmp.yaml:1:1: error: the spec has neither 'probes:' nor 'watches:'; nothing would be instrumented
+// CHECK-NEXT: {{.*}}top-typo.cpp.tmp.yaml:1:1: error: the spec has no 'probes:', 'watches:', 'apis:', 'state:' or 'torch_ops:'; nothing would be instrumented
 // CHECK-NEXT: version: 1
 // CHECK-NEXT: ^
 // CHECK-NEXT: plugin: exit 1
@@ -30,7 +30,7 @@ float train(int epochs) {
 // CHECK-NEXT: probe:
 // CHECK-NEXT: ^~~~~
 // CHECK-NEXT: probes
-// CHECK-NEXT: {{.*}}top-typo.cpp.tmp.yaml:1:1: error: the spec has neither 'probes:' nor 'watches:'; nothing would be instrumented
+// CHECK-NEXT: {{.*}}top-typo.cpp.tmp.yaml:1:1: error: the spec has no 'probes:', 'watches:', 'apis:', 'state:' or 'torch_ops:'; nothing would be instrumented
 // CHECK-NEXT: version: 1
 // CHECK-NEXT: ^
 // CHECK-NEXT: error: sonde: invalid probe spec '{{.*}}top-typo.cpp.tmp.yaml'

@@ -19,11 +19,11 @@ float train(int epochs) {
 }
 
 // CHECK: rewrite: exit 1
-// CHECK-NEXT: {{.*}}top-unknown.cpp.tmp.yaml:2:1: error: unknown top-level key 'output'; expected one of version, scope, probes, watches
+// CHECK-NEXT: {{.*}}top-unknown.cpp.tmp.yaml:2:1: error: unknown top-level key 'output'; expected one of version, scope, probes, watches, apis, state, torch_ops
 // CHECK-NEXT: output: trace.sonde
 // CHECK-NEXT: ^~~~~~
 // CHECK-NEXT: plugin: exit 1
-// CHECK-NEXT: {{.*}}top-unknown.cpp.tmp.yaml:2:1: error: unknown top-level key 'output'; expected one of version, scope, probes, watches
+// CHECK-NEXT: {{.*}}top-unknown.cpp.tmp.yaml:2:1: error: unknown top-level key 'output'; expected one of version, scope, probes, watches, apis, state, torch_ops
 // CHECK-NEXT: output: trace.sonde
 // CHECK-NEXT: ^~~~~~
 // CHECK-NEXT: error: sonde: invalid probe spec '{{.*}}top-unknown.cpp.tmp.yaml'

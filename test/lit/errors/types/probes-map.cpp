@@ -18,11 +18,11 @@ float train(int epochs) {
 }
 
 // CHECK: rewrite: exit 1
-// CHECK-NEXT: {{.*}}probes-map.cpp.tmp.yaml:3:3: error: 'probes' is a list of probes ('- at: ...')
+// CHECK-NEXT: {{.*}}probes-map.cpp.tmp.yaml:3:3: error: 'probes' is a list of entries ('- at: ...')
 // CHECK-NEXT:   at: "train"
 // CHECK-NEXT:   ^
 // CHECK-NEXT: plugin: exit 1
-// CHECK-NEXT: {{.*}}probes-map.cpp.tmp.yaml:3:3: error: 'probes' is a list of probes ('- at: ...')
+// CHECK-NEXT: {{.*}}probes-map.cpp.tmp.yaml:3:3: error: 'probes' is a list of entries ('- at: ...')
 // CHECK-NEXT:   at: "train"
 // CHECK-NEXT:   ^
 // CHECK-NEXT: error: sonde: invalid probe spec '{{.*}}probes-map.cpp.tmp.yaml'

@@ -19,11 +19,11 @@ float train(int epochs) {
 }
 
 // CHECK: rewrite: exit 1
-// CHECK-NEXT: {{.*}}loadall-hang.cpp.tmp.yaml:1:1: error: a probe spec is a map with 'version', 'scope', 'probes' and 'watches'
+// CHECK-NEXT: {{.*}}loadall-hang.cpp.tmp.yaml:1:1: error: a probe spec is a map with 'version', 'scope', 'probes', 'watches', 'apis', 'state' and 'torch_ops'
 // CHECK-NEXT: ,ersion: 1
 // CHECK-NEXT: ^
 // CHECK-NEXT: plugin: exit 1
-// CHECK-NEXT: {{.*}}loadall-hang.cpp.tmp.yaml:1:1: error: a probe spec is a map with 'version', 'scope', 'probes' and 'watches'
+// CHECK-NEXT: {{.*}}loadall-hang.cpp.tmp.yaml:1:1: error: a probe spec is a map with 'version', 'scope', 'probes', 'watches', 'apis', 'state' and 'torch_ops'
 // CHECK-NEXT: ,ersion: 1
 // CHECK-NEXT: ^
 // CHECK-NEXT: error: sonde: invalid probe spec '{{.*}}loadall-hang.cpp.tmp.yaml'

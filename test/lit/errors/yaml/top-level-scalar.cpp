@@ -16,11 +16,11 @@ float train(int epochs) {
 }
 
 // CHECK: rewrite: exit 1
-// CHECK-NEXT: {{.*}}top-level-scalar.cpp.tmp.yaml:1:1: error: a probe spec is a map with 'version', 'scope', 'probes' and 'watches'
+// CHECK-NEXT: {{.*}}top-level-scalar.cpp.tmp.yaml:1:1: error: a probe spec is a map with 'version', 'scope', 'probes', 'watches', 'apis', 'state' and 'torch_ops'
 // CHECK-NEXT: train
 // CHECK-NEXT: ^
 // CHECK-NEXT: plugin: exit 1
-// CHECK-NEXT: {{.*}}top-level-scalar.cpp.tmp.yaml:1:1: error: a probe spec is a map with 'version', 'scope', 'probes' and 'watches'
+// CHECK-NEXT: {{.*}}top-level-scalar.cpp.tmp.yaml:1:1: error: a probe spec is a map with 'version', 'scope', 'probes', 'watches', 'apis', 'state' and 'torch_ops'
 // CHECK-NEXT: train
 // CHECK-NEXT: ^
 // CHECK-NEXT: error: sonde: invalid probe spec '{{.*}}top-level-scalar.cpp.tmp.yaml'
