@@ -79,6 +79,13 @@ cl::opt<bool> Strict("strict",
                      cl::desc("Warnings (a selector that matches nothing, a "
                               "skipped site) are errors"),
                      cl::cat(Category));
+/// Build systems run one sonde-rewrite per source, where a selector that
+/// matches nothing in this one file is the normal case, not a mistake.
+cl::opt<bool> QuietUnmatched(
+    "quiet-unmatched",
+    cl::desc("Do not warn about selectors that match nothing in these "
+             "sources (with --strict they are still errors)"),
+    cl::cat(Category));
 cl::opt<unsigned> Jobs("j", cl::desc("Parallel translation units"), cl::init(1),
                        cl::cat(Category));
 cl::opt<std::string>
@@ -422,7 +429,7 @@ int main(int argc, const char **argv) {
   bool AllParsed = true;
   for (const Result &R : Results)
     AllParsed &= R.P.has_value();
-  if (AllParsed) {
+  if (AllParsed && (Strict || !QuietUnmatched)) {
     for (const Probe &Pr : S->Probes) {
       unsigned Count = 0;
       for (const Result &R : Results)
