@@ -266,8 +266,26 @@ public:
   std::vector<Err> Errors;
 };
 
+/// Drops the build's warning policy (-Werror, -Werror=X, -pedantic-errors):
+/// sonde-rewrite reads the code, the compiler that builds the result
+/// enforces the policy. Clang is stricter than g++ under -pedantic-errors
+/// (fmt's tests pass no argument to a variadic macro's `...`, a C++20
+/// extension clang rejects), and a g++ build's flags must not stop the
+/// rewrite of code g++ accepts.
+ArgumentsAdjuster stripWarningPolicy() {
+  return [](const CommandLineArguments &Args, StringRef) {
+    CommandLineArguments Out;
+    for (const std::string &A : Args)
+      if (A != "-Werror" && !StringRef(A).starts_with("-Werror=") &&
+          A != "-pedantic-errors")
+        Out.push_back(A);
+    return Out;
+  };
+}
+
 ArgumentsAdjuster commonAdjuster() {
-  ArgumentsAdjuster A = getClangSyntaxOnlyAdjuster();
+  ArgumentsAdjuster A =
+      combineAdjusters(getClangSyntaxOnlyAdjuster(), stripWarningPolicy());
   std::string Resource = SONDE_CLANG_RESOURCE_DIR;
   if (!Resource.empty())
     A = combineAdjusters(
