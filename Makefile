@@ -2,7 +2,8 @@
 #   make demo   installs what is missing, builds, instruments and runs the
 #               example training, and shows what sonde recorded
 #   make test   the whole suite (what CI runs)
-# Also: make build, make bench, make install PREFIX=/usr/local
+# Also: make build, make bench, make install PREFIX=/usr/local,
+#       make test-corpus (yaml-cpp and fmt from Debian, instrumented)
 
 BUILD ?= build
 JOBS ?= 2
@@ -15,7 +16,7 @@ CCACHE := $(shell command -v ccache 2>/dev/null)
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 
-.PHONY: all build configure deps demo test test-tsan test-asan bench install clean format
+.PHONY: all build configure deps demo test test-tsan test-asan test-corpus bench install clean format
 
 all: build
 
@@ -78,6 +79,13 @@ test-asan:
 	  ASAN_OPTIONS=detect_leaks=0:handle_segv=0:handle_sigbus=0:handle_sigfpe=0 \
 	  LD_PRELOAD=$(ASAN_RUNTIME) \
 	  ctest --output-on-failure -j $(JOBS) --timeout 1800
+
+# Real code nobody here wrote: Debian's yaml-cpp and fmt with their own test
+# suites, instrumented everywhere through sonde-rewrite (g++) and the plugin
+# (clang++-19). Work dir: $(BUILD)/corpus. About an hour on a quiet 2-core
+# machine; `make test` runs a reduced form (see test/corpus/CMakeLists.txt).
+test-corpus: build
+	nice scripts/test-corpus --build $(BUILD) -j $(JOBS)
 
 demo:
 	@scripts/install-deps --torch

@@ -15,7 +15,7 @@ endforeach()
 
 file(STRINGS "${FLAGS_FILE}" _flags)
 execute_process(
-  COMMAND "${REWRITE}" --spec "${SPEC}" "${SOURCE}" -- ${_flags}
+  COMMAND "${REWRITE}" --spec "${SPEC}" --quiet-unmatched "${SOURCE}" -- ${_flags}
   OUTPUT_VARIABLE _text
   RESULT_VARIABLE _rc)
 if(NOT _rc EQUAL 0)

@@ -419,7 +419,7 @@ bool PlanBuilder::brace(const Stmt *St) {
     return false;
   unsigned Begin = offset(St->getBeginLoc());
   unsigned Len = *End - Begin;
-  insert(Begin, rank::OpenerBase - int(std::min(Len, 1000000u)), "{ ");
+  insert(Begin, rank::opener(Len), "{ ");
   insert(*End, rank::CloserBase + int(std::min(Len, 1000000u)), " }");
   Wraps.push_back({Begin, *End});
   Braced.insert(St);
@@ -445,7 +445,14 @@ bool PlanBuilder::atBlockStart(const FunctionFacts &Fx, const Stmt *Body,
     }
   }
   Text.Text.push_back(' ');
-  insert(offset(Body->getBeginLoc()), Rank, std::move(Text), ProbeIndex);
+  // Right after the new "{ ", before anything that opens inside the body
+  // statement (a call site wrapped in its first expression).
+  unsigned Begin = offset(Body->getBeginLoc());
+  int Slot = Rank >= rank::BodyStart && Rank < rank::BodyStart + 6
+                 ? 1 + (Rank - rank::BodyStart)
+                 : 7;
+  insert(Begin, rank::inside(*afterStmt(Body) - Begin, Slot), std::move(Text),
+         ProbeIndex);
   return true;
 }
 
@@ -487,8 +494,11 @@ bool PlanBuilder::beforeStatement(const FunctionFacts &Fx, const Stmt *St,
   if (isUnbracedBody(Fx, St) && !brace(St))
     return false;
   Text.Text.push_back(' ');
-  insert(offset(St->getBeginLoc()), rank::BeforeStmt, std::move(Text),
-         ProbeIndex);
+  // After the openers that enclose the statement, before those inside it.
+  unsigned Begin = offset(St->getBeginLoc());
+  std::optional<unsigned> End = afterStmt(St);
+  insert(Begin, End ? rank::inside(*End - Begin, 7) : rank::BeforeStmt,
+         std::move(Text), ProbeIndex);
   return true;
 }
 
@@ -502,8 +512,7 @@ bool PlanBuilder::wrapStatement(const Stmt *St, Code Before,
   Code Open("{ ");
   Open += Before;
   Open += " ";
-  insert(Begin, rank::OpenerBase - int(std::min(Len, 1000000u)),
-         std::move(Open), ProbeIndex);
+  insert(Begin, rank::opener(Len), std::move(Open), ProbeIndex);
   insert(*End, rank::CloserBase + int(std::min(Len, 1000000u)), " }");
   Wraps.push_back({Begin, *End});
   Braced.insert(St);
@@ -517,8 +526,7 @@ bool PlanBuilder::wrapExpr(const Expr *E, Code Open, Code Close,
   unsigned Begin = offset(E->getBeginLoc());
   unsigned End = afterToken(E->getEndLoc());
   unsigned Len = End - Begin;
-  insert(Begin, rank::OpenerBase - int(std::min(Len, 1000000u)),
-         std::move(Open), ProbeIndex);
+  insert(Begin, rank::opener(Len), std::move(Open), ProbeIndex);
   insert(End, rank::CloserBase + int(std::min(Len, 1000000u)), std::move(Close),
          ProbeIndex);
   Wraps.push_back({Begin, End});
@@ -599,7 +607,7 @@ Plan PlanBuilder::finish() {
   // Closers of constructs with the same extent close in the reverse order
   // of their openers, so that every pair nests.
   auto IsCloser = [](const Insertion &I) {
-    return I.Rank >= rank::CloserBase && I.Rank < rank::OpenerBase / 2;
+    return I.Rank >= rank::CloserBase && I.Rank <= rank::CloserMax;
   };
   llvm::sort(P.Insertions, [&](const Insertion &A, const Insertion &B) {
     if (std::tie(A.Offset, A.Rank) != std::tie(B.Offset, B.Rank))

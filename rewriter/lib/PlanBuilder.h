@@ -28,13 +28,34 @@ namespace sonde {
 namespace rewriter {
 
 /// Insertion ranks: the order of insertions at one offset.
+///
+/// Openers are ranked by the length of what they open, outer first, in
+/// steps of `OpenerStep`; the slots between two lengths hold what goes
+/// right before a statement of that length, or at the start of an unbraced
+/// body that was braced: after the openers that enclose the statement (its
+/// braces, a loop's scope) and before those inside it (a call wrapped in
+/// the statement's first expression).
 namespace rank {
-constexpr int AfterStmt = 100;      ///< a watch after a statement
-constexpr int BlockEnd = 500;       ///< before a body's closing brace
-constexpr int CloserBase = 1000;    ///< + length: inner constructs close first
-constexpr int OpenerBase = 3000000; ///< - length: outer constructs open first
-constexpr int BodyStart = 4000000;  ///< + sub-order, after a body's `{`
-constexpr int BeforeStmt = 5000000; ///< right before a statement
+constexpr int AfterStmt = 100;     ///< a watch after a statement
+constexpr int BlockEnd = 500;      ///< before a body's closing brace
+constexpr int CloserBase = 1000;   ///< + length: inner constructs close first
+constexpr int MaxLength = 1000000; ///< lengths are capped here
+constexpr int CloserMax = CloserBase + MaxLength;
+/// + sub-order, right after a body's `{`: before any opener there, since
+/// the body's first statement may start without a space (`{return f();}`).
+constexpr int BodyStart = 5000000;
+constexpr int OpenerStep = 8;
+constexpr int OpenerBase = 20000000; ///< - step * length
+constexpr int BeforeStmt = 40000000; ///< right before a statement
+/// The rank of an opener of `Length` characters.
+inline int opener(unsigned Length) {
+  return OpenerBase -
+         OpenerStep *
+             int(Length < unsigned(MaxLength) ? Length : unsigned(MaxLength));
+}
+/// Right inside the openers of a statement of `Length` characters: `Slot`
+/// 1..7 (body-start sub-orders, then before-statement code).
+inline int inside(unsigned Length, int Slot) { return opener(Length) + Slot; }
 } // namespace rank
 
 /// Sub-order of what goes at the start of a body.

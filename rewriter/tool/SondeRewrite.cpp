@@ -50,6 +50,9 @@ using namespace sonde::rewriter;
 #ifndef SONDE_RUNTIME_INCLUDE_DIR
 #define SONDE_RUNTIME_INCLUDE_DIR ""
 #endif
+#ifndef SONDE_RUNTIME_INCLUDE_REL
+#define SONDE_RUNTIME_INCLUDE_REL "../include"
+#endif
 #ifndef SONDE_CLANG_RESOURCE_DIR
 #define SONDE_CLANG_RESOURCE_DIR ""
 #endif
@@ -81,16 +84,55 @@ cl::opt<bool> Strict("strict",
                      cl::desc("Warnings (a selector that matches nothing, a "
                               "skipped site) are errors"),
                      cl::cat(Category));
+/// Build systems run one sonde-rewrite per source, where a selector that
+/// matches nothing in this one file is the normal case, not a mistake.
+cl::opt<bool> QuietUnmatched(
+    "quiet-unmatched",
+    cl::desc("Do not warn about selectors that match nothing in these "
+             "sources (with --strict they are still errors)"),
+    cl::cat(Category));
 cl::opt<unsigned> Jobs("j", cl::desc("Parallel translation units"), cl::init(1),
                        cl::cat(Category));
 cl::opt<std::string>
     RuntimeInclude("runtime-include",
                    cl::desc("Where sonde/sonde.h is, to check spec code "
-                            "(`when`, `args`) in place"),
-                   cl::init(SONDE_RUNTIME_INCLUDE_DIR), cl::cat(Category));
+                            "(`when`, `args`) in place (default: next to "
+                            "this executable once installed, else the "
+                            "source tree it was built from)"),
+                   cl::cat(Category));
 cl::opt<bool> NoVerify("no-verify",
                        cl::desc("Do not compile-check spec code in place"),
                        cl::cat(Category));
+cl::opt<bool> Verify(
+    "verify",
+    cl::desc("Compile every instrumented text (syntax only) before writing "
+             "it; code that does not compile is an error, never written"),
+    cl::cat(Category));
+
+/// The directory holding sonde/sonde.h: --runtime-include, else next to
+/// this executable once installed (<prefix>/bin/../include), else the
+/// source tree it was built from. Empty if none has the header.
+std::string findRuntimeInclude(const char *Argv0) {
+  auto Has = [](StringRef Dir) {
+    SmallString<256> P(Dir);
+    sys::path::append(P, "sonde", "sonde.h");
+    return !Dir.empty() && sys::fs::exists(P);
+  };
+  if (RuntimeInclude.getNumOccurrences())
+    return RuntimeInclude;
+  static int Anchor;
+  std::string Exe = sys::fs::getMainExecutable(Argv0, &Anchor);
+  if (!Exe.empty()) {
+    SmallString<256> Dir(Exe);
+    sys::path::remove_filename(Dir);
+    sys::path::append(Dir, SONDE_RUNTIME_INCLUDE_REL);
+    sys::path::remove_dots(Dir, /*remove_dot_dot=*/true);
+    if (Has(Dir))
+      return Dir.str().str();
+  }
+  return Has(SONDE_RUNTIME_INCLUDE_DIR) ? SONDE_RUNTIME_INCLUDE_DIR : "";
+}
+std::string IncludeDir; ///< findRuntimeInclude's answer
 
 /// What one translation unit produced.
 struct Result {
@@ -104,6 +146,8 @@ struct Result {
   /// Spec code that does not compile: where in the spec, and the message.
   /// Rendered on the main thread (the spec's SourceMgr is not thread-safe).
   std::vector<std::pair<SpecLoc, std::string>> SpecErrors;
+  /// Errors in the instrumented text outside spec code: sonde's own bugs.
+  bool EngineError = false;
 };
 
 /// Runs the engine inside one compile.
@@ -233,8 +277,26 @@ public:
   std::vector<Err> Errors;
 };
 
+/// Drops the build's warning policy (-Werror, -Werror=X, -pedantic-errors):
+/// sonde-rewrite reads the code, the compiler that builds the result
+/// enforces the policy. Clang is stricter than g++ under -pedantic-errors
+/// (fmt's tests pass no argument to a variadic macro's `...`, a C++20
+/// extension clang rejects), and a g++ build's flags must not stop the
+/// rewrite of code g++ accepts.
+ArgumentsAdjuster stripWarningPolicy() {
+  return [](const CommandLineArguments &Args, StringRef) {
+    CommandLineArguments Out;
+    for (const std::string &A : Args)
+      if (A != "-Werror" && !StringRef(A).starts_with("-Werror=") &&
+          A != "-pedantic-errors")
+        Out.push_back(A);
+    return Out;
+  };
+}
+
 ArgumentsAdjuster commonAdjuster() {
-  ArgumentsAdjuster A = getClangSyntaxOnlyAdjuster();
+  ArgumentsAdjuster A =
+      combineAdjusters(getClangSyntaxOnlyAdjuster(), stripWarningPolicy());
   std::string Resource = SONDE_CLANG_RESOURCE_DIR;
   if (!Resource.empty())
     A = combineAdjusters(
@@ -243,13 +305,21 @@ ArgumentsAdjuster commonAdjuster() {
   return A;
 }
 
-/// Compiles the rewritten text when it holds spec code, and reports errors
-/// inside that code at the spec's own line (`probes.yaml:14:9: error:`).
-void verifySpecCode(const CompilationDatabase &DB, const Spec &S, Result &R,
-                    const std::string &Rewritten) {
+/// Compiles the rewritten text when it holds spec code (or always, with
+/// --verify), and reports errors inside that code at the spec's own line
+/// (`probes.yaml:14:9: error:`). An error anywhere else is sonde's: it is
+/// reported as such and the text is not written.
+void verifyRewritten(const CompilationDatabase &DB, const Spec &S, Result &R,
+                     const std::string &Rewritten) {
   const Plan &P = *R.P;
-  if (P.SpecCode.empty() || NoVerify || RuntimeInclude.empty())
+  if (!Verify && (P.SpecCode.empty() || NoVerify))
     return;
+  if (IncludeDir.empty()) {
+    R.Diagnostics += "sonde-rewrite: warning: sonde/sonde.h not found; the "
+                     "instrumented text of '" +
+                     R.Path + "' is not checked (use --runtime-include DIR)\n";
+    return;
+  }
   // Where each insertion landed in the rewritten text.
   std::vector<unsigned> Start(P.Insertions.size());
   unsigned Shift = 0;
@@ -265,7 +335,7 @@ void verifySpecCode(const CompilationDatabase &DB, const Spec &S, Result &R,
   for (const std::string &H : P.RuntimeHeaders) {
     // A header this install lacks would stop the compile before any spec
     // code is checked (the plugin warns about it).
-    SmallString<256> Path(RuntimeInclude.getValue());
+    SmallString<256> Path(IncludeDir);
     sys::path::append(Path, H);
     if (!sys::fs::exists(Path))
       continue;
@@ -273,27 +343,58 @@ void verifySpecCode(const CompilationDatabase &DB, const Spec &S, Result &R,
     Extra.push_back(H);
   }
   Extra.push_back("-I");
-  Extra.push_back(RuntimeInclude.getValue());
-  // Errors are collected, not printed: no "N errors generated".
-  Extra.push_back("-fno-caret-diagnostics");
+  Extra.push_back(IncludeDir);
   Tool.appendArgumentsAdjuster(
       getInsertArgumentAdjuster(Extra, ArgumentInsertPosition::END));
+  // Only errors matter here: the source's own warnings were shown by the
+  // first parse, and under -Werror they would pose as errors.
+  // -fno-caret-diagnostics also stops the "N errors generated." line.
+  Tool.appendArgumentsAdjuster(
+      getInsertArgumentAdjuster({"-w", "-Wno-error", "-fno-caret-diagnostics"},
+                                ArgumentInsertPosition::END));
+  Tool.setPrintErrorMessage(false);
   ErrorCollector Errors;
   Tool.setDiagnosticConsumer(&Errors);
-  Tool.setPrintErrorMessage(false);
   Tool.run(newFrontendActionFactory<MainBodiesAction>().get());
+  unsigned EngineErrors = 0;
+  std::string FirstEngineError;
   for (const ErrorCollector::Err &E : Errors.Errors) {
-    if (!E.InMain)
-      continue;
+    bool InSpecCode = false;
     for (const SpecCodeSpan &Sp : P.SpecCode) {
       unsigned B = Start[Sp.InsertionIndex] + Sp.Begin;
       unsigned End = Start[Sp.InsertionIndex] + Sp.End;
-      if (E.Offset < B || E.Offset > End)
+      if (!E.InMain || E.Offset < B || E.Offset > End)
         continue;
       SpecLoc L{Sp.Loc.Line, Sp.Loc.Col + (E.Offset - B)};
       R.SpecErrors.push_back({L, E.Message + " (in " + R.Path + ")"});
+      InSpecCode = true;
       break;
     }
+    if (InSpecCode)
+      continue;
+    // Not the spec's code: the engine produced text that does not compile
+    // (the original did). Line numbers are the original's: insertions add
+    // no newline.
+    if (EngineErrors++)
+      continue;
+    FirstEngineError = R.Path;
+    if (E.InMain) {
+      StringRef Before = StringRef(Rewritten).take_front(E.Offset);
+      FirstEngineError += ":" + std::to_string(Before.count('\n') + 1);
+    }
+    FirstEngineError += ": error: sonde-rewrite produced code that does not "
+                        "compile (a sonde bug; please report it with the "
+                        "spec and this file): " +
+                        E.Message;
+  }
+  // The first error says where; the rest usually follow from it.
+  if (EngineErrors) {
+    R.Diagnostics += FirstEngineError;
+    if (EngineErrors > 1)
+      R.Diagnostics +=
+          " (and " + std::to_string(EngineErrors - 1) + " more errors)";
+    R.Diagnostics += "\n";
+    R.EngineError = true;
   }
 }
 
@@ -431,6 +532,7 @@ int main(int argc, const char **argv) {
     errs() << "sonde-rewrite: error: --format is 'text' or 'json'\n";
     return ExitSource;
   }
+  IncludeDir = findRuntimeInclude(argv[0]);
   Expected<Spec> S = loadSpec(SpecPath);
   if (!S) {
     handleAllErrors(S.takeError(),
@@ -472,7 +574,7 @@ int main(int argc, const char **argv) {
       R.Diagnostics = Rendered + R.Diagnostics;
       if (R.P && !R.SourceError) {
         std::string Rewritten = applyEdits(R.Original, *R.P);
-        verifySpecCode(DB, *S, R, Rewritten);
+        verifyRewritten(DB, *S, R, Rewritten);
       }
       size_t N = ++Done;
       std::lock_guard<std::mutex> Lock(ErrMutex);
@@ -504,7 +606,7 @@ int main(int argc, const char **argv) {
   bool AllParsed = true;
   for (const Result &R : Results)
     AllParsed &= R.P.has_value();
-  if (AllParsed) {
+  if (AllParsed && (Strict || !QuietUnmatched)) {
     for (const Probe &Pr : S->Probes) {
       unsigned Count = 0;
       for (const Result &R : Results)
@@ -524,7 +626,7 @@ int main(int argc, const char **argv) {
   if (Exit == ExitSpec)
     return ExitSpec;
   for (const Result &R : Results)
-    if (R.SourceError || R.StrictError)
+    if (R.SourceError || R.StrictError || R.EngineError)
       return ExitSource;
 
   if (ListSites) {

@@ -22,6 +22,7 @@ link = "-L%s -lsonde -Wl,-rpath,%s" % (config.sonde_lib_dir,
 config.substitutions.append(("%spec", "sed -n 's|^// SPEC: \\{0,1\\}||p' %s > %t.yaml"))
 config.substitutions.append(("%sonde-rewrite", config.sonde_rewrite))
 config.substitutions.append(("%sonde-trace", config.sonde_tool))
+config.substitutions.append(("%sonde-include", config.sonde_include))
 config.substitutions.append(
     ("%check-insertions",
      "%s %s" % (config.python, os.path.join(here, "check-insertions.py"))))

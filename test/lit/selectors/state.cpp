@@ -36,7 +36,7 @@ struct Opt {
 // What sonde/torch.h declares (this test compiles with sonde.h only).
 #ifdef SONDE_SONDE_H
 namespace sonde {
-template <class M> void recordState(const Site &, const M &Model);
+template <class M> void recordState(const Site &, const M &Model) noexcept;
 } // namespace sonde
 #endif
 
