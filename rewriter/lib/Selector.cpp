@@ -649,7 +649,9 @@ Expected<Query> normalize(const Selector &Sel) {
     if (HasStart)
       return normError(Last.Offset, Last.Length,
                        "a range '!A, !!B' is the focus itself; drop '> " +
-                           Last.Items.front().spelling() + "'");
+                           (Last.Func ? Last.Func->Glob
+                                      : Last.Items.front().spelling()) +
+                           "'");
     Q.Focus = FocusKind::Item;
     if (Last.Func) {
       Item I;

@@ -200,6 +200,11 @@ TEST(Selector, Errors) {
   EXPECT_NE(E.second.find("needs an end"), std::string::npos);
   E = parseErr("");
   EXPECT_EQ(E.second, "empty selector");
+  // Found by fuzz-selector: a range followed by a bare last frame (read as
+  // a variable) has no item list to quote.
+  E = parseErr("pick(!x, !!y)>l");
+  EXPECT_NE(E.second.find("is the focus itself; drop '> l'"),
+            std::string::npos);
 }
 
 } // namespace
