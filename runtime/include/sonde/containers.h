@@ -16,7 +16,7 @@
 #ifndef SONDE_CONTAINERS_H
 #define SONDE_CONTAINERS_H
 
-#include "sonde/sonde.h"
+#include "sonde.h" // beside this header: the plugin needs no -I
 
 #include <array>
 #include <vector>

@@ -28,8 +28,8 @@
 #ifndef SONDE_TORCH_H
 #define SONDE_TORCH_H
 
-#include "sonde/containers.h"
-#include "sonde/sonde.h"
+#include "containers.h" // beside this header too
+#include "sonde.h" // beside this header: the plugin needs no -I
 
 #include <type_traits>
 #include <utility>
