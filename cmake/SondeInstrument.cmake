@@ -74,8 +74,9 @@ function(sonde_instrument)
     set(SONDE_TORCH_TARGET sonde::torch)
   endif()
   get_target_property(_libs ${ARG_TARGET} LINK_LIBRARIES)
-  # Rewrite mode cannot apply the plan's runtime headers per file (the
-  # plugin does): it includes the light headers that cover them all.
+  # The light header that covers every runtime header a plan may need: the
+  # command line includes it in both modes (rewrite mode cannot apply the
+  # plan's headers per file; plugin mode adds it for the build's sake).
   set(_sonde_more_h "sonde/containers.h")
   if(TARGET ${SONDE_TORCH_TARGET} AND _libs AND
      ("torch" IN_LIST _libs OR "Torch::torch" IN_LIST _libs))
@@ -112,15 +113,17 @@ macro(_sonde_instrument_plugin)
       "-DCMAKE_CXX_COMPILER=clang++-${SONDE_PLUGIN_CLANG_MAJOR}, or use "
       "MODE rewrite, which works with any compiler.")
   endif()
-  # The runtime header is also included on the command line, although the
-  # plugin includes it itself where it inserts probes: so it is a real
-  # dependency of every object (in -MD files, so a changed sonde.h rebuilds
+  # The runtime headers are also included on the command line, although
+  # the plugin includes the ones a plan needs itself: so they are real
+  # dependencies of every object (in -MD files, so a changed header rebuilds
   # them, and in ccache's key, so a cache never serves an object compiled
-  # against another header), and -save-temps' .ii files contain it (a .ii
-  # can include nothing). Joined, so CMake cannot merge a repeated -include.
+  # against another header), and -save-temps' .ii files contain them (a .ii
+  # can include nothing). The light header chosen above includes sonde.h
+  # (torch.h also includes containers.h), as in rewrite mode. Joined, so CMake cannot
+  # merge a repeated -include.
   set(_flags "-fplugin=${SONDE_PLUGIN}" "-fplugin-arg-sonde-spec=${_spec}"
              "-fplugin-arg-sonde-spec-sha256=${_hash}"
-             "-includesonde/sonde.h")
+             "-include${_sonde_more_h}")
   if(ARG_SOURCES)
     set_property(SOURCE ${_sources} TARGET_DIRECTORY ${ARG_TARGET}
                  APPEND PROPERTY COMPILE_OPTIONS ${_flags})
