@@ -32,16 +32,111 @@ struct WatchStats {
   bool Numeric = false;
 };
 
+/// The calls of one API (`apis:`) from one function: the pre record opens a
+/// call, the post or error record with the same call id closes it.
+struct ApiStats {
+  std::string Function, Caller;
+  uint64_t Calls = 0, Errors = 0, Unfinished = 0;
+  std::vector<int64_t> Durs;
+  int64_t Total = 0;
+  int64_t percentile(double P) const {
+    if (Durs.empty())
+      return 0;
+    size_t Rank = static_cast<size_t>(std::ceil(P * Durs.size()));
+    return Durs[std::min(Durs.size(), std::max<size_t>(Rank, 1)) - 1];
+  }
+};
+
+/// The records of one `state:` site: one per parameter per snapshot.
+struct StateStats {
+  std::string Name, Func;
+  uint64_t Records = 0;
+  std::map<std::string, uint64_t> PerParam;
+  const Value *Last = nullptr;
+};
+
 struct Totals {
   std::vector<RegionStats> Regions;
   std::vector<WatchStats> Watches;
+  std::vector<ApiStats> Apis;
+  std::vector<StateStats> States;
   std::map<std::string, int64_t> ByCategory;
   std::map<std::string, uint64_t> Instants;
   uint64_t Events = 0, Threads = 0, Dropped = 0;
 };
 
+const std::string *strField(const Value &V, const char *Key) {
+  const Value *F = V.get(Key);
+  return F && F->K == Value::Kind::String ? &F->str() : nullptr;
+}
+
+uint64_t callId(const Value &V) {
+  const Value *C = V.get("call");
+  if (!C)
+    return 0;
+  return C->K == Value::Kind::UInt ? C->U : static_cast<uint64_t>(C->I);
+}
+
+/// A pre record's call id -> (its stats, when it started); per trace, since
+/// call ids are per process.
+using OpenCalls = std::map<uint64_t, std::pair<size_t, int64_t>>;
+
+void addApi(Totals &T, std::vector<size_t> &BySite,
+            std::map<std::pair<std::string, std::string>, size_t> &Index,
+            OpenCalls &Open, const SiteInfo &S, const Event &E) {
+  size_t &I = BySite[E.Site];
+  if (I == ~size_t(0)) {
+    auto [It, New] = Index.emplace(std::make_pair(S.Name, S.Function),
+                                   T.Apis.size());
+    if (New) {
+      T.Apis.emplace_back();
+      T.Apis.back().Function = S.Name;
+      T.Apis.back().Caller = S.Function;
+    }
+    I = It->second;
+  }
+  ApiStats &A = T.Apis[I];
+  const std::string *Phase = strField(E.V, "phase");
+  if (Phase && *Phase == "pre") {
+    ++A.Calls;
+    Open[callId(E.V)] = {I, E.Ts};
+    return;
+  }
+  auto It = Open.find(callId(E.V));
+  if (It == Open.end() || It->second.first != I)
+    return; // the pre record was lost (a torn file) or is not this API's
+  int64_t Dur = std::max<int64_t>(0, E.Ts - It->second.second);
+  Open.erase(It);
+  A.Durs.push_back(Dur);
+  A.Total += Dur;
+  if (Phase && *Phase == "error")
+    ++A.Errors;
+}
+
+void addState(Totals &T, std::vector<size_t> &BySite,
+              std::map<std::pair<std::string, std::string>, size_t> &Index,
+              const SiteInfo &S, const Event &E) {
+  size_t &I = BySite[E.Site];
+  if (I == ~size_t(0)) {
+    auto [It, New] = Index.emplace(std::make_pair(S.Name, S.Function),
+                                   T.States.size());
+    if (New) {
+      T.States.emplace_back();
+      T.States.back().Name = S.Name;
+      T.States.back().Func = S.Function;
+    }
+    I = It->second;
+  }
+  StateStats &St = T.States[I];
+  ++St.Records;
+  const std::string *Param = strField(E.V, "param");
+  ++St.PerParam[Param ? *Param : std::string()];
+  St.Last = &E.V;
+}
+
 Totals collect(const std::vector<Trace> &Traces) {
   Totals T;
+  std::map<std::pair<std::string, std::string>, size_t> ApiIndex, StateIndex;
   std::map<std::string, int64_t> &CategoryTotals = T.ByCategory;
   std::map<std::pair<std::string, std::string>, size_t> RegionIndex;
   std::map<std::pair<std::string, std::string>, size_t> WatchIndex;
@@ -51,8 +146,17 @@ Totals collect(const std::vector<Trace> &Traces) {
     T.Events += Tr.Events.size();
     T.Threads += Tr.Threads.size();
     T.Dropped += Tr.Process.Dropped;
+    OpenCalls Open;
     for (const Event &E : Tr.Events) {
       const SiteInfo &S = Tr.site(E.Site);
+      if (E.Kind == EventKind::Watch && S.Kind == SiteKind::Api) {
+        addApi(T, BySite, ApiIndex, Open, S, E);
+        continue;
+      }
+      if (E.Kind == EventKind::Watch && S.Kind == SiteKind::State) {
+        addState(T, BySite, StateIndex, S, E);
+        continue;
+      }
       switch (E.Kind) {
       case EventKind::Region: {
         size_t &Index = BySite[E.Site];
@@ -100,9 +204,18 @@ Totals collect(const std::vector<Trace> &Traces) {
       }
       }
     }
+    for (const auto &C : Open)
+      ++T.Apis[C.second.first].Unfinished;
   }
   for (RegionStats &R : T.Regions)
     std::sort(R.Durs.begin(), R.Durs.end());
+  for (ApiStats &A : T.Apis)
+    std::sort(A.Durs.begin(), A.Durs.end());
+  std::sort(T.Apis.begin(), T.Apis.end(),
+            [](const ApiStats &A, const ApiStats &B) {
+              return std::tie(B.Total, A.Function, A.Caller) <
+                     std::tie(A.Total, B.Function, B.Caller);
+            });
   std::sort(T.Regions.begin(), T.Regions.end(),
             [](const RegionStats &A, const RegionStats &B) {
               return std::tie(B.Total, A.Category, A.Name) <
@@ -214,6 +327,48 @@ void printSummary(const std::vector<Trace> &Traces, std::FILE *Out) {
                    shortValue(*W.Last).c_str(), Min.c_str(), Max.c_str());
     }
   }
+  if (!T.Apis.empty()) {
+    int W = 22;
+    for (const ApiStats &A : T.Apis)
+      W = std::max(W, static_cast<int>(A.Function.size()));
+    std::fprintf(Out, "\n%-*s %-22s %9s %7s %13s %12s %12s\n", W, "api call",
+                 "from", "calls", "errors", "total", "p50", "p99");
+    for (const ApiStats &A : T.Apis) {
+      std::fprintf(Out, "%-*s %-22s %9llu %7llu %13s %12s %12s", W,
+                   A.Function.c_str(), A.Caller.c_str(),
+                   (unsigned long long)A.Calls, (unsigned long long)A.Errors,
+                   human(A.Total).c_str(), human(A.percentile(0.5)).c_str(),
+                   human(A.percentile(0.99)).c_str());
+      if (A.Unfinished)
+        std::fprintf(Out, "  (%llu unfinished)",
+                     (unsigned long long)A.Unfinished);
+      std::fprintf(Out, "\n");
+    }
+  }
+  if (!T.States.empty()) {
+    std::fprintf(Out, "\n%-16s %-22s %9s %9s %9s  %s\n", "state", "function",
+                 "records", "params", "snapshots", "last");
+    for (const StateStats &St : T.States) {
+      uint64_t Snapshots = 0;
+      for (const auto &P : St.PerParam)
+        Snapshots = std::max(Snapshots, P.second);
+      std::string Last = "-";
+      if (St.Last) {
+        const std::string *Param = strField(*St.Last, "param");
+        const Value *Norm = St.Last->get("norm");
+        Last = (Param ? *Param : std::string("?")) + " " + shortValue(*St.Last);
+        if (Norm && Norm->isNumber()) {
+          char B[48];
+          std::snprintf(B, sizeof B, " norm %.6g", Norm->number());
+          Last += B;
+        }
+      }
+      std::fprintf(Out, "%-16s %-22s %9llu %9zu %9llu  %s\n", St.Name.c_str(),
+                   St.Func.c_str(), (unsigned long long)St.Records,
+                   St.PerParam.size(), (unsigned long long)Snapshots,
+                   Last.c_str());
+    }
+  }
   if (!T.Instants.empty()) {
     std::fprintf(Out, "\n%-39s %9s\n", "instant", "count");
     for (const auto &I : T.Instants)
@@ -256,6 +411,33 @@ void printSummaryJson(const std::vector<Trace> &Traces, std::FILE *Out) {
       J.key("min").raw("null");
       J.key("max").raw("null");
     }
+    J.close();
+  }
+  J.closeArray();
+  J.key("apis").openArray();
+  for (const ApiStats &A : T.Apis) {
+    J.item().open();
+    J.key("function").str(A.Function);
+    J.key("from").str(A.Caller);
+    J.key("calls").num(A.Calls);
+    J.key("errors").num(A.Errors);
+    J.key("unfinished").num(A.Unfinished);
+    J.key("total_ns").num(A.Total);
+    J.key("p50_ns").num(A.percentile(0.5));
+    J.key("p99_ns").num(A.percentile(0.99));
+    J.close();
+  }
+  J.closeArray();
+  J.key("state").openArray();
+  for (const StateStats &St : T.States) {
+    J.item().open();
+    J.key("name").str(St.Name);
+    J.key("func").str(St.Func);
+    J.key("records").num(St.Records);
+    J.key("params").open();
+    for (const auto &P : St.PerParam)
+      J.key(P.first).num(P.second);
+    J.close();
     J.close();
   }
   J.closeArray();

@@ -170,6 +170,24 @@ for name, plain_bin, inst_bin in builds:
         check(len(set(per.values())) == 1 and set(got) == set(params),
               f"{name}: state records cover the parameters {params} equally ({dict(got)})")
 
+    # `sonde summary --json` tells API calls and model state apart from
+    # watches, and pairs each call's pre and post records.
+    summary = json.loads(sh([opt.sonde, "summary", traces, "--json"]).stdout)
+    sapis = {a["function"]: a for a in summary["apis"]}
+    for fn, n in expect.get("apis", {}).items():
+        a = sapis.get(fn, {})
+        check(a.get("calls") == n and a.get("errors") == 0 and a.get("unfinished") == 0
+              and 0 < a.get("p50_ns", 0) <= a.get("p99_ns", 0) <= a.get("total_ns", 0),
+              f"{name}: summary: {fn}: {a}, expected {n} finished calls")
+    check(set(sapis) == set(expect.get("apis", {})), f"{name}: summary: api calls {sorted(sapis)}")
+    sstate = {s["name"]: s for s in summary["state"]}
+    for key, n in expect.get("state", {}).items():
+        st = sstate.get(key, {})
+        check(st.get("records") == n and sorted(st.get("params", {})) == sorted(params or st.get("params", {})),
+              f"{name}: summary: state {key}: {st}")
+    check({w["name"] for w in summary["watches"]} == set(expect["watches"]),
+          f"{name}: summary: watches are the watches only ({[w['name'] for w in summary['watches']]})")
+
     # Tensor watches record their shape.
     for key, shapes in expect.get("watch_shapes", {}).items():
         got = collections.Counter(json.dumps((r.get("value") or {}).get("shape"))
