@@ -101,8 +101,12 @@ std::string Item::spelling() const {
 
 namespace {
 
-bool isIdentStart(char C) { return isAlpha(C) || C == '_'; }
-bool isIdentChar(char C) { return isAlnum(C) || C == '_'; }
+// C++ identifiers may hold Unicode letters (`größe`); the spec is checked
+// to be UTF-8, so any non-ASCII byte is part of one.
+bool isIdentStart(char C) {
+  return isAlpha(C) || C == '_' || (unsigned char)C >= 0x80;
+}
+bool isIdentChar(char C) { return isIdentStart(C) || isDigit(C); }
 
 /// Recursive descent over the selector text; every error carries the
 /// offset of the offending text.
@@ -163,11 +167,25 @@ private:
   Expected<std::string> parseFuncName() {
     size_t Start = Pos;
     std::string Out;
+    auto SegmentStart = [&] {
+      return Out.empty() || StringRef(Out).ends_with("::") ||
+             StringRef(Out).ends_with("~");
+    };
     while (!atEnd()) {
       char C = peek();
+      // `A :: f` is `A::f`, as in C++.
+      if (isSpace(C) && !Out.empty()) {
+        size_t Save = Pos;
+        skipSpace();
+        if (peek() == ':' && peek(1) == ':' && !SegmentStart())
+          continue;
+        Pos = Save;
+        break;
+      }
       if (C == ':' && peek(1) == ':') {
         Out += "::";
         Pos += 2;
+        skipSpace();
         continue;
       }
       if (C == '~' && (Out.empty() || StringRef(Out).ends_with("::")) &&
@@ -178,27 +196,70 @@ private:
       }
       if (isIdentChar(C) || C == '*' || C == '?') {
         size_t WordStart = Pos;
+        if (isDigit(C) && SegmentStart()) {
+          size_t End = Pos;
+          while (End < Text.size() && isIdentChar(Text[End]))
+            ++End;
+          return error(Pos, End - Pos,
+                       "'" + Text.slice(Pos, End) +
+                           "' is not a name: a function or variable name "
+                           "starts with a letter or '_'");
+        }
         while (!atEnd() &&
                (isIdentChar(peek()) || peek() == '*' || peek() == '?'))
           ++Pos;
         StringRef Word = Text.slice(WordStart, Pos);
         Out += Word.str();
         if (Word == "operator") {
-          // `operator()`, `operator[]`, and runs of operator punctuation.
+          // `operator()`, `operator[]`, runs of operator punctuation, and
+          // `operator bool`, `operator new[]`: spelled as clang names them.
+          size_t AfterWord = Pos;
+          skipSpace();
           if (peek() == '(' && peek(1) == ')') {
             Out += "()";
             Pos += 2;
           } else if (peek() == '[' && peek(1) == ']') {
             Out += "[]";
             Pos += 2;
-          } else {
+          } else if (StringRef("+-*/%^&|~!=<>").contains(peek()) &&
+                     // `operator > x`: the '>' between frames.
+                     !(Pos > AfterWord && peek() == '>' &&
+                       !StringRef("=>").contains(peek(1)))) {
             while (!atEnd() && StringRef("+-*/%^&|~!=<>").contains(peek()))
               Out += Text[Pos++];
+          } else if (Pos > AfterWord && isIdentStart(peek())) {
+            // A conversion (`operator bool`, `operator unsigned int`),
+            // `operator new`, `operator delete`.
+            while (isIdentStart(peek())) {
+              Out += ' ';
+              while (!atEnd() && isIdentChar(peek()))
+                Out += Text[Pos++];
+              size_t Save = Pos;
+              skipSpace();
+              if (Pos == Save || !isIdentStart(peek())) {
+                Pos = Save;
+                break;
+              }
+            }
+            if (peek() == '[' && peek(1) == ']') {
+              Out += "[]";
+              Pos += 2;
+            }
+          } else {
+            Pos = AfterWord;
           }
         }
         continue;
       }
       break;
+    }
+    if (peek() == '<' && !Out.empty() && isIdentChar(Out.back())) {
+      size_t Close = Text.find('>', Pos);
+      return error(Pos, Close == StringRef::npos ? 1 : Close + 1 - Pos,
+                   "template arguments are not written in a selector: '" +
+                       Out +
+                       "' matches the template, its instantiations and "
+                       "its specializations");
     }
     if (Out.empty()) {
       if (atEnd() || peek() == '>')
@@ -238,14 +299,17 @@ private:
   Expected<std::string> parseType() {
     size_t Start = Pos;
     int Depth = 0;
+    SmallVector<size_t> Opens;
     while (!atEnd()) {
       char C = peek();
-      if (C == '<')
+      if (C == '<') {
         ++Depth;
-      else if (C == '>') {
+        Opens.push_back(Pos);
+      } else if (C == '>') {
         if (Depth == 0)
           break;
         --Depth;
+        Opens.pop_back();
       } else if ((C == ',' || C == ')') && Depth == 0)
         break;
       else if (isSpace(C) && Depth == 0) {
@@ -260,6 +324,8 @@ private:
       ++Pos;
     }
     StringRef T = Text.slice(Start, Pos).trim();
+    if (!Opens.empty())
+      return error(Opens.back(), 1, "this '<' is not closed in the type");
     if (T.starts_with("@"))
       return error(Start, Pos - Start,
                    "ptera tags and overrides ('x:@tag') are not supported");
@@ -528,6 +594,11 @@ private:
   }
 };
 
+std::string thisMessage() {
+  return "'this' is not a variable of the function; record a member with "
+         "'args: {v: \"this->v\"}'";
+}
+
 Error normError(unsigned Offset, unsigned Length, const Twine &Msg) {
   return make_error<SelectorError>(Offset, Length, Msg.str());
 }
@@ -620,6 +691,8 @@ Expected<Query> normalize(const Selector &Sel) {
         return normError(I.Offset, I.Length,
                          "a capture is a variable name ('x' or 'x as y'); '" +
                              I.spelling() + "' cannot be captured");
+      if (I.Name == "this")
+        return normError(I.Offset, I.Length, thisMessage());
       Q.Captures.push_back(I);
     }
   }
@@ -663,6 +736,9 @@ Expected<Query> normalize(const Selector &Sel) {
     } else {
       Q.FocusItem = Last.Items.front();
     }
+    if (Q.FocusItem.Kind == TargetKind::Variable &&
+        Q.FocusItem.Name == "this")
+      return normError(Q.FocusItem.Offset, Q.FocusItem.Length, thisMessage());
     if (Q.FocusItem.Range != RangeMark::None)
       return normError(Q.FocusItem.Offset, Q.FocusItem.Length,
                        "a range is written inside a frame's parens: "

@@ -8,6 +8,8 @@
 #include "sonde/rewriter/Spec.h"
 #include "sonde/rewriter/Diag.h"
 
+#include "clang/Basic/LangOptions.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ConvertUTF.h"
@@ -15,6 +17,7 @@
 
 #include <map>
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 using namespace llvm;
@@ -168,6 +171,110 @@ unsigned secondDocument(StringRef Text) {
   return 0;
 }
 
+/// What is wrong with spec code (`when`, an `args` value, `model`) that
+/// sonde pastes between its own parentheses on a line of the user's source:
+/// it must stay one expression inside them and leave the rest of the line
+/// alone. The compiler checks the rest.
+struct CodeProblem {
+  size_t Offset, Length;
+  std::string Message;
+};
+
+/// `What` names the code in messages: `'when'`, `arg 'epoch'`.
+std::optional<CodeProblem> specCodeProblem(StringRef Code,
+                                           const std::string &What) {
+  if (Code.trim().empty())
+    return CodeProblem{0, 0, What + " is empty; write a C++ expression"};
+  size_t NL = Code.find_first_of("\r\n");
+  if (NL != StringRef::npos)
+    return CodeProblem{NL, 1,
+                       What + " holds a line break; spec code is inserted "
+                              "into one line of the source, whose line "
+                              "numbers must not move"};
+  clang::LangOptions LO;
+  LO.CPlusPlus = LO.CPlusPlus11 = LO.CPlusPlus14 = LO.CPlusPlus17 = true;
+  LO.LineComment = LO.Digraphs = LO.Bool = true;
+  std::string Buf = Code.str(); // NUL-terminated, as the lexer wants
+  clang::Lexer L(clang::SourceLocation(), LO, Buf.data(), Buf.data(),
+                 Buf.data() + Buf.size());
+  // Whitespace mode returns an unclosed '/*' as a token instead of
+  // dropping it.
+  L.SetKeepWhitespaceMode(true);
+  struct Open {
+    clang::tok::TokenKind Close;
+    size_t Offset;
+    char Spelling;
+  };
+  SmallVector<Open> Stack;
+  clang::Token T;
+  while (true) {
+    L.LexFromRawLexer(T);
+    if (T.is(clang::tok::eof))
+      break;
+    size_t Off = T.getLocation().getRawEncoding();
+    StringRef Text = StringRef(Buf).substr(Off, T.getLength());
+    switch (T.getKind()) {
+    case clang::tok::comment:
+      if (Text.starts_with("//"))
+        return CodeProblem{Off, Text.size(),
+                           "a '//' comment in " + What +
+                               " would hide the rest of the source line; "
+                               "use '/* ... */' or no comment"};
+      if (Text.size() < 4 || !Text.ends_with("*/"))
+        return CodeProblem{Off, 2,
+                           "this '/*' comment is not closed in " + What};
+      break;
+    case clang::tok::unknown:
+      if (Text.starts_with("/*"))
+        return CodeProblem{Off, 2,
+                           "this '/*' comment is not closed in " + What};
+      if (Text.find_first_of("\"'") != StringRef::npos)
+        return CodeProblem{Off, Text.size(),
+                           "this literal is not closed in " + What};
+      break;
+    case clang::tok::l_paren:
+      Stack.push_back({clang::tok::r_paren, Off, '('});
+      break;
+    case clang::tok::l_square:
+      Stack.push_back({clang::tok::r_square, Off, '['});
+      break;
+    case clang::tok::l_brace:
+      Stack.push_back({clang::tok::r_brace, Off, '{'});
+      break;
+    case clang::tok::r_paren:
+    case clang::tok::r_square:
+    case clang::tok::r_brace:
+      if (Stack.empty() || Stack.back().Close != T.getKind())
+        return CodeProblem{
+            Off, Text.size(),
+            "'" + Text.str() + "' closes " +
+                (Stack.empty() ? std::string("a bracket that ") + What +
+                                     " did not open"
+                               : std::string("the '") + Stack.back().Spelling +
+                                     "' opened at column " +
+                                     std::to_string(Stack.back().Offset + 1) +
+                                     " of " + What) +
+                "; spec code is one C++ expression, which sonde puts in "
+                "parentheses"};
+      Stack.pop_back();
+      break;
+    case clang::tok::semi:
+      if (Stack.empty())
+        return CodeProblem{Off, 1,
+                           "';' ends a statement; " + What +
+                               " is one C++ expression"};
+      break;
+    default:
+      break;
+    }
+  }
+  if (!Stack.empty())
+    return CodeProblem{Stack.back().Offset, 1,
+                       std::string("this '") + Stack.back().Spelling +
+                           "' is not closed in " + What};
+  return std::nullopt;
+}
+
 /// Where the text stops being UTF-8 (or holds a NUL byte), if it does.
 std::optional<size_t> notText(StringRef Text) {
   for (size_t I = 0; I < Text.size();) {
@@ -231,6 +338,12 @@ public:
     YAML::Node Root;
     try {
       Root = YAML::Load(Text.str());
+    } catch (const YAML::DeepRecursion &E) {
+      // yaml-cpp says "bad file".
+      error(SpecLoc{unsigned(E.mark.line + 1), unsigned(E.mark.column + 1)},
+            "invalid YAML: nested more than " + Twine(E.depth()) +
+                " levels deep (a probe spec needs 4)");
+      return;
     } catch (const YAML::ParserException &E) {
       SpecLoc L{unsigned(E.mark.line + 1), unsigned(E.mark.column + 1)};
       StringRef Line;
@@ -256,14 +369,22 @@ public:
     }
     checkDuplicates(Root);
     bool SawVersion = false, SawProbes = false;
+    std::string EmptySection; // the first section given with no entries
+    SpecLoc EmptyLoc;
     for (auto It = Root.begin(); It != Root.end(); ++It) {
       std::string Key = It->first.Scalar();
       const YAML::Node V = It->second; // a copy: It-> returns a temporary proxy
       if (!checkKey(It->first, TopKeys, "top-level key"))
         continue;
-      // Any section beyond version and scope says what to instrument.
-      SawProbes |= Key != "version" && Key != "scope";
-      if (Key == "version") {
+      // torch_ops, or an entry in a section, says what to instrument.
+      SawProbes |= Key == "torch_ops";
+      if (V.IsNull() && (Key == "version" || Key == "torch_ops")) {
+        SawVersion |= Key == "version";
+        error(loc(It->first),
+              "'" + Key + "' has no value" +
+                  (Key == "version" ? "; write 'version: 1'" : ""),
+              Key.size());
+      } else if (Key == "version") {
         SawVersion = true;
         loadVersion(V);
       } else if (Key == "scope") {
@@ -275,14 +396,34 @@ public:
                       : Key == "watches" ? Section::Watches
                       : Key == "apis"    ? Section::Apis
                                          : Section::State;
-        if (V.IsNull())
+        if (V.IsNull() || (V.IsSequence() && V.size() == 0)) {
+          if (EmptySection.empty()) {
+            EmptySection = Key;
+            EmptyLoc = loc(It->first);
+          }
           continue;
+        }
         if (!V.IsSequence()) {
           error(loc(V), "'" + Key + "' is a list of entries ('- " +
                             (Sec == Section::Apis ? "call" : "at") + ": ...')");
+          SawProbes = true; // said already
           continue;
         }
+        SawProbes = true;
+        // An alias (`- *p`) repeats the anchored node itself, with its
+        // position.
+        std::map<size_t, unsigned> Entries;
         for (const YAML::Node &P : V) {
+          if (P.IsMap()) {
+            auto [Prev, New] = Entries.insert(
+                {size_t(P.Mark().pos), unsigned(P.Mark().line + 1)});
+            if (!New) {
+              error(loc(P), "the probe on line " + Twine(Prev->second) +
+                                " is listed again through a YAML alias; "
+                                "every hit would be recorded twice");
+              continue;
+            }
+          }
           if (Sec == Section::Apis)
             loadApi(P);
           else
@@ -292,6 +433,11 @@ public:
     }
     if (!SawVersion)
       error(SpecLoc{1, 1}, "missing 'version: 1' at the top of the spec");
+    else if (!SawProbes && !EmptySection.empty())
+      error(EmptyLoc,
+            "'" + EmptySection +
+                "' has no entries; nothing would be instrumented",
+            EmptySection.size());
     else if (!SawProbes)
       error(SpecLoc{1, 1}, "the spec has no 'probes:', 'watches:', 'apis:', "
                            "'state:' or 'torch_ops:'; "
@@ -303,6 +449,8 @@ public:
 
 private:
   Spec &S;
+  /// The key the last unknown key was taken for, if any.
+  std::string LastSuggestion;
 
   SpecLoc loc(const YAML::Node &N) const {
     YAML::Mark M = N.Mark();
@@ -311,29 +459,117 @@ private:
     return SpecLoc{unsigned(M.line + 1), unsigned(M.column + 1)};
   }
 
+  StringRef buffer() const { return S.SM->getMemoryBuffer(1)->getBuffer(); }
+
+  SpecLoc offsetLoc(size_t Off) const {
+    StringRef Before = buffer().take_front(Off);
+    return SpecLoc{unsigned(1 + Before.count('\n')),
+                   unsigned(1 + Before.size() - (Before.rfind('\n') + 1))};
+  }
+
+  /// Where a node's text starts: after an anchor (`&a`) or a tag (`!t`)
+  /// before it; npos when unknown.
+  size_t textPos(const YAML::Node &N) const {
+    YAML::Mark M = N.Mark();
+    StringRef Buf = buffer();
+    if (M.is_null() || size_t(M.pos) >= Buf.size())
+      return StringRef::npos;
+    size_t I = M.pos;
+    while (I < Buf.size() && (Buf[I] == '&' || Buf[I] == '!')) {
+      while (I < Buf.size() && !isSpace(Buf[I]))
+        ++I;
+      while (I < Buf.size() && (Buf[I] == ' ' || Buf[I] == '\t'))
+        ++I;
+    }
+    return I < Buf.size() ? I : StringRef::npos;
+  }
+
   /// The location of a scalar's first character (after its quote).
   SpecLoc valueLoc(const YAML::Node &N) const {
-    SpecLoc L = loc(N);
+    size_t I = textPos(N);
+    if (I == StringRef::npos)
+      return loc(N);
+    StringRef Buf = buffer();
+    if (Buf[I] == '"' || Buf[I] == '\'')
+      ++I;
+    return offsetLoc(I);
+  }
+
+  /// Where a null sequence entry (`  -` alone) is: its '-'. yaml-cpp marks
+  /// it at the next token.
+  SpecLoc entryLoc(const YAML::Node &N) const {
     YAML::Mark M = N.Mark();
-    if (M.is_null())
-      return L;
-    StringRef Buf = S.SM->getMemoryBuffer(1)->getBuffer();
-    if (size_t(M.pos) < Buf.size() && (Buf[M.pos] == '"' || Buf[M.pos] == '\''))
-      ++L.Col;
-    return L;
+    if (!N.IsNull() || M.is_null())
+      return loc(N);
+    StringRef Before = buffer().take_front(std::min<size_t>(M.pos, buffer().size()));
+    size_t Dash = Before.find_last_not_of(" \t\r\n");
+    if (Dash != StringRef::npos && Before[Dash] == '-')
+      return offsetLoc(Dash);
+    return loc(N);
+  }
+
+  /// Text that sonde puts on one line of a source (a selector, spec code, a
+  /// name) is written on one line of the spec too, where its errors are
+  /// located by column. False, after an error, when it is not.
+  bool oneLine(const YAML::Node &V, StringRef Key) {
+    size_t I = textPos(V);
+    if (I == StringRef::npos || !V.IsScalar())
+      return true;
+    StringRef Buf = buffer();
+    char C = Buf[I];
+    std::string What = Key == "at" ? "a selector" : "'" + Key.str() + "'";
+    if (C == '|' || C == '>') {
+      error(offsetLoc(I),
+            What + " is written on one line, in quotes ('" + Key +
+                ": \"...\"'), not as a '" + Twine(C) + "' block",
+            1);
+      return false;
+    }
+    if (C == '"' || C == '\'') {
+      if (quoteClosesOnLine(V))
+        return true;
+      error(offsetLoc(I), Key == "at"
+                              ? "the selector's quote is not closed on its "
+                                "line, so the lines below became part of it"
+                              : "the quote of '" + Key +
+                                    "' is not closed on its line, so the "
+                                    "lines below became part of it");
+      return false;
+    }
+    if (!Buf.substr(I).starts_with(V.Scalar())) {
+      error(offsetLoc(I),
+            What + " continues on the next line; write it on one line");
+      return false;
+    }
+    return true;
+  }
+
+  /// Spec code (`when`, an `args` value, `model`): one line, one
+  /// expression.
+  bool checkSpecCode(const YAML::Node &V, StringRef Key,
+                     const std::string &What) {
+    if (!oneLine(V, Key))
+      return false;
+    std::optional<CodeProblem> Pr = specCodeProblem(V.Scalar(), What);
+    if (!Pr)
+      return true;
+    SpecLoc L = valueLoc(V);
+    L.Col += Pr->Offset;
+    error(L, Pr->Message, Pr->Length);
+    return false;
   }
 
   /// Whether a quoted scalar ends on the line it starts on (an unclosed
   /// quote folds the following lines into the value).
   bool quoteClosesOnLine(const YAML::Node &N) const {
-    YAML::Mark M = N.Mark();
-    StringRef Buf = S.SM->getMemoryBuffer(1)->getBuffer();
-    if (M.is_null() || size_t(M.pos) >= Buf.size())
+    size_t Pos = textPos(N);
+    StringRef Buf = buffer();
+    if (Pos == StringRef::npos)
       return true;
-    char Q = Buf[M.pos];
+    char Q = Buf[Pos];
     if (Q != '"' && Q != '\'')
       return true;
-    for (size_t I = M.pos + 1; I < Buf.size() && Buf[I] != '\n'; ++I) {
+    for (size_t I = Pos + 1; I < Buf.size() && Buf[I] != '\n'; ++I) {
       if (Q == '"' && Buf[I] == '\\') {
         ++I;
         continue;
@@ -375,9 +611,22 @@ private:
   bool checkKey(const YAML::Node &Key, ArrayRef<const char *> Allowed,
                 StringRef What) {
     std::string K = Key.IsScalar() ? Key.Scalar() : "";
+    LastSuggestion.clear();
     if (is_contained(Allowed, StringRef(K)))
       return true;
+    if (K == "<<") {
+      error(loc(Key),
+            "YAML merge keys ('<<') are not supported; write the keys in "
+            "each entry",
+            2);
+      return false;
+    }
+    if (K.empty()) {
+      error(loc(Key), "a key here is a name: one of " + join(Allowed, ", "));
+      return false;
+    }
     std::string Best = nearest(K, Allowed);
+    LastSuggestion = Best;
     std::string Msg = "unknown " + What.str() + " '" + K + "'";
     if (!Best.empty())
       Msg += "; did you mean '" + Best + "'?";
@@ -389,6 +638,16 @@ private:
 
   void loadVersion(const YAML::Node &V) {
     unsigned N = 0;
+    double D;
+    if (V.IsScalar() && StringRef(V.Scalar()).getAsInteger(10, N) &&
+        !StringRef(V.Scalar()).getAsDouble(D)) {
+      // `1.0`, `2e3`, a huge number.
+      error(valueLoc(V),
+            "unsupported spec version '" + V.Scalar() +
+                "'; this sonde reads version 1",
+            V.Scalar().size(), "1");
+      return;
+    }
     if (!V.IsScalar() || StringRef(V.Scalar()).getAsInteger(10, N)) {
       error(valueLoc(V), "'version' is a number: 'version: 1'");
       return;
@@ -421,26 +680,92 @@ private:
       Rule.Include = It->first.Scalar() == "include";
       const YAML::Node Body =
           It->second; // a copy: It-> returns a temporary proxy
+      std::string Kind = It->first.Scalar();
       if (Body.IsScalar()) {
         // `- exclude: "*/third_party/*"` names files.
+        if (!scopeGlob(Body, "file", Kind))
+          continue;
         Rule.FileGlob = Body.Scalar();
       } else if (Body.IsMap()) {
+        bool Ok = true;
         for (auto F = Body.begin(); F != Body.end(); ++F) {
-          if (!checkKey(F->first, ScopeRuleKeys, "scope key"))
-            continue;
-          if (!F->second.IsScalar()) {
-            error(loc(F->second), "'" + F->first.Scalar() + "' is a glob");
+          if (!checkKey(F->first, ScopeRuleKeys, "scope key")) {
+            Ok = false;
             continue;
           }
-          (F->first.Scalar() == "file" ? Rule.FileGlob : Rule.FunctionGlob) =
-              F->second.Scalar();
+          const YAML::Node G = F->second; // a copy: F-> returns a proxy
+          std::string Key = F->first.Scalar();
+          if (G.IsNull()) {
+            error(loc(F->first), "'" + Key + "' has no value", Key.size());
+            Ok = false;
+            continue;
+          }
+          if (!G.IsScalar()) {
+            error(loc(G), "'" + Key + "' is a glob");
+            Ok = false;
+            continue;
+          }
+          if (!scopeGlob(G, Key, Kind)) {
+            Ok = false;
+            continue;
+          }
+          (Key == "file" ? Rule.FileGlob : Rule.FunctionGlob) = G.Scalar();
         }
+        if (!Ok)
+          continue;
+        if (Rule.FileGlob.empty() && Rule.FunctionGlob.empty()) {
+          error(loc(Body),
+                "this '" + Kind +
+                    "' rule names no 'file' or 'function', so it would " +
+                    Kind + " everything");
+          continue;
+        }
+      } else if (Body.IsNull()) {
+        error(loc(It->first), "'" + Kind + "' has no value", Kind.size());
+        continue;
       } else {
         error(loc(Body), "expected '{file: GLOB, function: GLOB}'");
         continue;
       }
       S.Scope.push_back(Rule);
     }
+  }
+
+  /// A scope rule's glob: not empty, and a function glob is one
+  /// qualified-name glob (what `F` is in a selector).
+  bool scopeGlob(const YAML::Node &G, StringRef Key, StringRef Kind) {
+    StringRef T = G.Scalar();
+    if (T.trim().empty()) {
+      error(valueLoc(G),
+            "an empty '" + Key + "' glob; it would " + Kind + " everything",
+            T.size());
+      return false;
+    }
+    if (Key != "function")
+      return true;
+    Expected<Selector> Sel = parseSelector(T);
+    if (!Sel) {
+      handleAllErrors(Sel.takeError(), [&](const SelectorError &E) {
+        SpecLoc L = valueLoc(G);
+        error(SpecLoc{L.Line, unsigned(L.Col + E.Offset)}, E.Message,
+              std::max(1u, E.Length), E.FixIt);
+      });
+      return false;
+    }
+    const Frame *F = Sel->Frames.size() == 1 ? &Sel->Frames[0] : nullptr;
+    if (F && F->Func && F->Func->FileGlob.empty() && !F->HasParens)
+      return true;
+    std::string Fix;
+    if (Sel->Frames.size() == 1 && !Sel->Frames[0].Items.empty() &&
+        Sel->Frames[0].Items[0].Kind == TargetKind::Call &&
+        Sel->Frames[0].Items[0].As.empty())
+      Fix = Sel->Frames[0].Items[0].Callee.Glob;
+    error(valueLoc(G),
+          "'function' is a qualified-name glob ('train', 'ns::*', "
+          "'*::forward'), not a selector" +
+              (Fix.empty() ? std::string() : "; did you mean '" + Fix + "'?"),
+          T.size(), Fix);
+    return false;
   }
 
   bool scalar(const YAML::Node &V, StringRef Key, std::string &Out) {
@@ -456,11 +781,16 @@ private:
     std::string T;
     if (V.IsScalar())
       T = V.Scalar();
-    if (T == "true" || T == "yes" || T == "on") {
+    // YAML's spellings: true, True, TRUE (and 1.1's yes and on).
+    auto Is = [&](StringRef W) {
+      return T == W || T == W.upper() ||
+             T == (Twine(char(toUpper(W[0]))) + W.drop_front()).str();
+    };
+    if (Is("true") || Is("yes") || Is("on")) {
       Out = true;
       return true;
     }
-    if (T == "false" || T == "no" || T == "off") {
+    if (Is("false") || Is("no") || Is("off")) {
       Out = false;
       return true;
     }
@@ -500,7 +830,7 @@ private:
 
   void loadProbe(const YAML::Node &N, Section Sec) {
     if (!N.IsMap()) {
-      error(loc(N), "a probe is a map with at least 'at'");
+      error(entryLoc(N), "a probe is a map with at least 'at'");
       return;
     }
     checkDuplicates(N);
@@ -511,14 +841,22 @@ private:
     YAML::Node AtNode, SummaryNode, ModeNode;
     bool HasSummary = false, HasMode = false;
     bool IsState = Sec == Section::State;
+    bool AtMisspelt = false;
     if (IsState)
       P.Category = "state";
     for (auto It = N.begin(); It != N.end(); ++It) {
       if (IsState ? !checkKey(It->first, StateKeys, "state key")
-                  : !checkKey(It->first, ProbeKeys, "probe key"))
+                  : !checkKey(It->first, ProbeKeys, "probe key")) {
+        AtMisspelt |= LastSuggestion == "at";
         continue;
+      }
       std::string Key = It->first.Scalar();
       const YAML::Node V = It->second; // a copy: It-> returns a temporary proxy
+      if (V.IsNull() && Key != "at") {
+        // yaml-cpp marks an empty value at the next line.
+        error(loc(It->first), "'" + Key + "' has no value", Key.size());
+        continue;
+      }
       if (Key == "at") {
         AtNode = V;
         AtGiven = true;
@@ -531,11 +869,11 @@ private:
         }
         HasAt = scalar(V, Key, P.At);
         P.AtLoc = valueLoc(V);
-        if (HasAt &&
-            (StringRef(P.At).contains('\n') || !quoteClosesOnLine(V))) {
-          // An unclosed quote runs on to the end of the file.
-          error(loc(V), "the selector's quote is not closed on its line, "
-                        "so the lines below became part of it");
+        // An unclosed quote runs on to the end of the file.
+        if (HasAt && !oneLine(V, Key))
+          return;
+        if (HasAt && StringRef(P.At).find_first_of("\r\n") != StringRef::npos) {
+          error(P.AtLoc, "the selector holds a line break");
           return;
         }
       } else if (Key == "category") {
@@ -544,14 +882,20 @@ private:
           checkCategory(P, V);
         }
       } else if (Key == "name") {
-        scalar(V, Key, P.Name);
+        if (scalar(V, Key, P.Name) && oneLine(V, Key))
+          checkName(V);
       } else if (Key == "when") {
-        scalar(V, Key, P.When);
+        if (scalar(V, Key, P.When))
+          checkSpecCode(V, Key, "'" + Key + "'");
         P.WhenLoc = valueLoc(V);
       } else if (Key == "model") {
-        if (scalar(V, Key, P.Model) && P.Model.empty())
-          error(valueLoc(V), "'model' needs a C++ expression naming the "
-                             "model ('model', '*net')");
+        if (scalar(V, Key, P.Model)) {
+          if (P.Model.empty())
+            error(valueLoc(V), "'model' needs a C++ expression naming the "
+                               "model ('model', '*net')");
+          else
+            checkSpecCode(V, Key, "'" + Key + "'");
+        }
         P.ModelLoc = valueLoc(V);
       } else if (Key == "context") {
         bool B;
@@ -604,12 +948,14 @@ private:
           }
           Arg.Expr = A->second.Scalar();
           Arg.ExprLoc = valueLoc(A->second);
+          checkSpecCode(A->second, "args", "arg '" + Arg.Name + "'");
           P.Args.push_back(std::move(Arg));
         }
       }
     }
     if (!HasAt) {
-      if (!AtGiven)
+      // `At:` or `at_:` was already answered with "did you mean 'at'?".
+      if (!AtGiven && !AtMisspelt)
         error(loc(N), "probe has no 'at' selector");
       return;
     }
@@ -637,8 +983,35 @@ private:
   void loadEvery(const YAML::Node &V, Probe &P) {
     std::string T;
     if (!V.IsScalar() || StringRef(T = V.Scalar()).getAsInteger(10, P.Every) ||
-        P.Every == 0)
-      error(valueLoc(V), "'every' is a positive integer", T.size());
+        P.Every == 0) {
+      bool Digits = !T.empty() && all_of(T, isDigit) && T.size() > 9;
+      error(valueLoc(V),
+            Digits ? "'every' is at most " +
+                         Twine(std::numeric_limits<unsigned>::max())
+                   : Twine("'every' is a positive integer"),
+            T.size());
+    }
+  }
+
+  /// An event name: printable, and not empty (no `name:` gives the default).
+  void checkName(const YAML::Node &V) {
+    StringRef N = V.Scalar();
+    if (N.empty()) {
+      error(valueLoc(V),
+            "'name' is empty; remove it to name the event after its "
+            "category or function");
+      return;
+    }
+    for (size_t I = 0; I < N.size(); ++I)
+      if ((unsigned char)N[I] < 0x20 || N[I] == 0x7f) {
+        error(valueLoc(V),
+              "'name' holds a control character (0x" +
+                  Twine((unsigned char)N[I] < 0x10 ? "0" : "") +
+                  utohexstr((unsigned char)N[I], /*LowerCase=*/true) +
+                  "); an event name is printable text",
+              N.size());
+        return;
+      }
   }
 
   /// A summary name among `Kinds`; SummaryKind numbers them as the full list
@@ -697,9 +1070,14 @@ private:
     S.Ops.Loc = valueLoc(V);
     if (V.IsMap()) {
       S.Ops.On = true;
-      for (auto It = V.begin(); It != V.end(); ++It)
-        if (checkKey(It->first, TorchOpsKeys, "torch_ops key"))
+      for (auto It = V.begin(); It != V.end(); ++It) {
+        if (!checkKey(It->first, TorchOpsKeys, "torch_ops key"))
+          continue;
+        if (It->second.IsNull())
+          error(loc(It->first), "'shapes' has no value", 6);
+        else
           boolean(It->second, "shapes", S.Ops.Shapes);
+      }
       return;
     }
     if (!V.IsScalar()) {
@@ -713,7 +1091,7 @@ private:
   /// selector. Held as the call-site query `WITHIN > CALL()`.
   void loadApi(const YAML::Node &N) {
     if (!N.IsMap()) {
-      error(loc(N), "an 'apis' entry is a map with at least 'call'");
+      error(entryLoc(N), "an 'apis' entry is a map with at least 'call'");
       return;
     }
     Probe P;
@@ -729,14 +1107,25 @@ private:
         continue;
       std::string Key = It->first.Scalar();
       const YAML::Node V = It->second; // a copy: It-> returns a temporary proxy
+      if (V.IsNull()) {
+        error(loc(It->first), "'" + Key + "' has no value", Key.size());
+        if (Key == "call")
+          return;
+        continue;
+      }
       if (Key == "call") {
-        HasCall = scalar(V, Key, Call);
+        HasCall = scalar(V, Key, Call) && oneLine(V, Key);
         CallLoc = valueLoc(V);
+        if (!HasCall)
+          return;
       } else if (Key == "within") {
-        HasWithin = scalar(V, Key, Within);
+        HasWithin = scalar(V, Key, Within) && oneLine(V, Key);
         WithinLoc = valueLoc(V);
+        if (!HasWithin)
+          return;
       } else if (Key == "when") {
-        scalar(V, Key, P.When);
+        if (scalar(V, Key, P.When))
+          checkSpecCode(V, Key, "'" + Key + "'");
         P.WhenLoc = valueLoc(V);
       } else if (Key == "enabled") {
         boolean(V, Key, P.Enabled);
