@@ -1299,6 +1299,9 @@ SMDiagnostic Spec::diag(SpecLoc L, SourceMgr::DiagKind Kind, const Twine &Msg,
 ArrayRef<const char *> knownCategories() { return Categories; }
 
 Expected<Spec> parseSpec(StringRef Text, StringRef Path) {
+  // yaml-cpp skips a byte-order mark and counts positions after it; so do
+  // the diagnostics.
+  Text.consume_front("\xef\xbb\xbf");
   Spec S;
   S.Path = Path.str();
   S.SM = std::make_shared<SourceMgr>();

@@ -1,0 +1,31 @@
+// An empty 'when' (found: accepted, and the probe fired always).
+//
+// RUN: %spec
+// RUN: %refused 1 %t.yaml %s | FileCheck %s --match-full-lines
+//
+// SPEC: version: 1
+// SPEC: watches:
+// SPEC:   - at: "train > loss"
+// SPEC:     when: ""
+
+void step(int n) {}
+float train(int epochs) {
+  float loss = 0;
+  for (int epoch = 0; epoch < epochs; ++epoch) {
+    loss += 1.0f / (epoch + 1);
+    step(epoch);
+  }
+  return loss;
+}
+
+// CHECK: rewrite: exit 1
+// CHECK-NEXT: {{.*}}when-empty.cpp.tmp.yaml:4:12: error: 'when' is empty; write a C++ expression
+// CHECK-NEXT:     when: ""
+// CHECK-NEXT:            ^
+// CHECK-NEXT: plugin: exit 1
+// CHECK-NEXT: {{.*}}when-empty.cpp.tmp.yaml:4:12: error: 'when' is empty; write a C++ expression
+// CHECK-NEXT:     when: ""
+// CHECK-NEXT:            ^
+// CHECK-NEXT: error: sonde: invalid probe spec '{{.*}}when-empty.cpp.tmp.yaml'
+// CHECK-NEXT: 1 error generated.
+// CHECK-NEXT: end

@@ -1,0 +1,31 @@
+// A '(' that 'when' does not close.
+//
+// RUN: %spec
+// RUN: %refused 1 %t.yaml %s | FileCheck %s --match-full-lines
+//
+// SPEC: version: 1
+// SPEC: watches:
+// SPEC:   - at: "train > loss"
+// SPEC:     when: "(loss > 0"
+
+void step(int n) {}
+float train(int epochs) {
+  float loss = 0;
+  for (int epoch = 0; epoch < epochs; ++epoch) {
+    loss += 1.0f / (epoch + 1);
+    step(epoch);
+  }
+  return loss;
+}
+
+// CHECK: rewrite: exit 1
+// CHECK-NEXT: {{.*}}when-unclosed-paren.cpp.tmp.yaml:4:12: error: this '(' is not closed in 'when'
+// CHECK-NEXT:     when: "(loss > 0"
+// CHECK-NEXT:            ^
+// CHECK-NEXT: plugin: exit 1
+// CHECK-NEXT: {{.*}}when-unclosed-paren.cpp.tmp.yaml:4:12: error: this '(' is not closed in 'when'
+// CHECK-NEXT:     when: "(loss > 0"
+// CHECK-NEXT:            ^
+// CHECK-NEXT: error: sonde: invalid probe spec '{{.*}}when-unclosed-paren.cpp.tmp.yaml'
+// CHECK-NEXT: 1 error generated.
+// CHECK-NEXT: end
