@@ -798,16 +798,16 @@ private:
     return false;
   }
 
-  void checkCategory(Probe &P, const YAML::Node &V) {
+  bool checkCategory(Probe &P, const YAML::Node &V) {
     StringRef C = P.Category;
     if (is_contained(Categories, C))
-      return;
+      return true;
     if (C.starts_with("user.") && C.size() > 5)
-      return;
+      return true;
     StringRef Parent = C.split('.').first;
     if (C.ends_with(".init") && C.count('.') == 1 &&
         is_contained(Categories, Parent))
-      return;
+      return true;
     std::string Best = nearest(C, Categories);
     std::string Msg = "unknown category '" + C.str() + "'";
     if (!Best.empty())
@@ -817,6 +817,7 @@ private:
              "dataloader.fetch, ...), a parent ('compute'), "
              "'<parent>.init', or 'user.<anything>'";
     error(valueLoc(V), Msg, C.size(), Best);
+    return false;
   }
 
   void checkIdentifier(const YAML::Node &Key, StringRef What) {
@@ -842,6 +843,7 @@ private:
     bool HasSummary = false, HasMode = false;
     bool IsState = Sec == Section::State;
     bool AtMisspelt = false;
+    std::vector<SpecLoc> ArgKeyLocs; // of each of P.Args
     if (IsState)
       P.Category = "state";
     for (auto It = N.begin(); It != N.end(); ++It) {
@@ -879,7 +881,8 @@ private:
       } else if (Key == "category") {
         if (scalar(V, Key, P.Category)) {
           P.CategoryLoc = valueLoc(V);
-          checkCategory(P, V);
+          if (checkCategory(P, V))
+            checkPrintable(V, Key);
         }
       } else if (Key == "name") {
         if (scalar(V, Key, P.Name) && oneLine(V, Key))
@@ -939,6 +942,7 @@ private:
         checkDuplicates(V);
         for (auto A = V.begin(); A != V.end(); ++A) {
           checkIdentifier(A->first, "arg name");
+          ArgKeyLocs.push_back(loc(A->first));
           SpecArg Arg;
           Arg.Name = A->first.Scalar();
           if (!A->second.IsScalar() || A->second.Scalar().empty()) {
@@ -970,6 +974,26 @@ private:
       return;
     }
     P.Q = std::move(*Q);
+    // Captures and args land in one record, under their names.
+    std::map<std::string, std::string> Recorded; // name -> what it is
+    for (const Item &C : P.Q.Captures) {
+      const std::string &Name = C.As.empty() ? C.Name : C.As;
+      if (!Recorded.insert({Name, "capture '" + C.Name + "'"}).second)
+        error(S.selectorLoc(P, C.Offset),
+              "'" + Name + "' is recorded twice in each event (" +
+                  Recorded[Name] + " and capture '" + C.Name +
+                  "'); rename one with 'as'",
+              C.Length);
+    }
+    for (size_t I = 0; I < P.Args.size(); ++I) {
+      const std::string &Name = P.Args[I].Name;
+      auto [It, New] = Recorded.insert({Name, "arg '" + Name + "'"});
+      if (!New && I < ArgKeyLocs.size())
+        error(ArgKeyLocs[I],
+              "'" + Name + "' is recorded twice in each event (" +
+                  It->second + " and this arg); rename the arg",
+              Name.size());
+    }
     if (IsState) {
       if (!checkState(P, N))
         return;
@@ -995,20 +1019,26 @@ private:
 
   /// An event name: printable, and not empty (no `name:` gives the default).
   void checkName(const YAML::Node &V) {
-    StringRef N = V.Scalar();
-    if (N.empty()) {
+    if (V.Scalar().empty()) {
       error(valueLoc(V),
             "'name' is empty; remove it to name the event after its "
             "category or function");
       return;
     }
+    checkPrintable(V, "name");
+  }
+
+  /// Names that go into the trace as they are (a `name`, a `user.`
+  /// category).
+  void checkPrintable(const YAML::Node &V, StringRef Key) {
+    StringRef N = V.Scalar();
     for (size_t I = 0; I < N.size(); ++I)
       if ((unsigned char)N[I] < 0x20 || N[I] == 0x7f) {
         error(valueLoc(V),
-              "'name' holds a control character (0x" +
+              "'" + Key + "' holds a control character (0x" +
                   Twine((unsigned char)N[I] < 0x10 ? "0" : "") +
                   utohexstr((unsigned char)N[I], /*LowerCase=*/true) +
-                  "); an event name is printable text",
+                  "); it is printable text",
               N.size());
         return;
       }
@@ -1150,6 +1180,11 @@ private:
     // The callee: one qualified-name glob; `()` may be written.
     StringRef C = StringRef(Call).trim();
     C.consume_back("()");
+    if (C.trim().empty()) {
+      error(CallLoc, "'call' is empty; write a callee glob such as "
+                     "'*::step' or 'torch::*'");
+      return;
+    }
     auto Located = [&](SpecLoc Base, const SelectorError &E) {
       error(SpecLoc{Base.Line, Base.Col + E.Offset}, E.Message,
             std::max(1u, E.Length), E.FixIt);

@@ -19,11 +19,11 @@ float train(int epochs) {
 }
 
 // CHECK: rewrite: exit 1
-// CHECK-NEXT: {{.*}}name-control.cpp.tmp.yaml:4:12: error: 'name' holds a control character (0x0a); an event name is printable text
+// CHECK-NEXT: {{.*}}name-control.cpp.tmp.yaml:4:12: error: 'name' holds a control character (0x0a); it is printable text
 // CHECK-NEXT:     name: "a\nb"
 // CHECK-NEXT:            ^~~
 // CHECK-NEXT: plugin: exit 1
-// CHECK-NEXT: {{.*}}name-control.cpp.tmp.yaml:4:12: error: 'name' holds a control character (0x0a); an event name is printable text
+// CHECK-NEXT: {{.*}}name-control.cpp.tmp.yaml:4:12: error: 'name' holds a control character (0x0a); it is printable text
 // CHECK-NEXT:     name: "a\nb"
 // CHECK-NEXT:            ^~~
 // CHECK-NEXT: error: sonde: invalid probe spec '{{.*}}name-control.cpp.tmp.yaml'
