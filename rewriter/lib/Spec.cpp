@@ -988,7 +988,9 @@ private:
     for (size_t I = 0; I < P.Args.size(); ++I) {
       const std::string &Name = P.Args[I].Name;
       auto [It, New] = Recorded.insert({Name, "arg '" + Name + "'"});
-      if (!New && I < ArgKeyLocs.size())
+      // Two args of one name are duplicate keys, said already.
+      if (!New && I < ArgKeyLocs.size() &&
+          StringRef(It->second).starts_with("capture"))
         error(ArgKeyLocs[I],
               "'" + Name + "' is recorded twice in each event (" +
                   It->second + " and this arg); rename the arg",
