@@ -258,6 +258,15 @@ std::optional<CodeProblem> specCodeProblem(StringRef Code,
                 "parentheses"};
       Stack.pop_back();
       break;
+    case clang::tok::raw_identifier:
+      // Not an expression: a pragma would change how the rest of the file
+      // compiles.
+      if (Text == "_Pragma")
+        return CodeProblem{Off, Text.size(),
+                           "'_Pragma' in " + What +
+                               " would change how the rest of the source "
+                               "compiles; spec code is one C++ expression"};
+      break;
     case clang::tok::semi:
       if (Stack.empty())
         return CodeProblem{Off, 1,
