@@ -104,6 +104,23 @@ std::string yamlMessage(const std::string &Msg, StringRef Line, unsigned Col) {
            "sequence not found)";
   else
     Out += Msg;
+  // Selectors and C++ are full of characters that mean something to YAML
+  // at the start of a plain value (`at: *::forward` is an alias).
+  StringRef Before = Line.take_front(Col).rtrim(" ");
+  bool AfterKey = Before.ends_with(":") ||
+                  (Before.ends_with("*") && Before.drop_back().rtrim(" ").ends_with(":"));
+  if ((Msg == "the referenced anchor is not defined" ||
+       Msg == "alias not found after *") &&
+      AfterKey)
+    Out += "; a value that starts with '*' is a YAML alias: write the "
+           "value in quotes";
+  else if (Msg == "anchor not found after &")
+    Out += "; '&' here starts a YAML anchor: write the value in quotes";
+  else if (Msg == "illegal map value")
+    Out += "; ': ' inside a value starts a key: write the value in quotes";
+  else if (StringRef(Msg).starts_with("unknown escape character"))
+    Out += "; in double quotes '\\' starts an escape: write '\\\\' or "
+           "use single quotes";
   // YAML indents with spaces only; a tab gives messages about something
   // else entirely.
   if (Line.take_front(Col).find('\t') != StringRef::npos)
@@ -504,6 +521,26 @@ private:
     return offsetLoc(I);
   }
 
+  /// "'when' has no value", and why when something was written after the
+  /// key: `when: &&x` is an anchor named `&x` on nothing.
+  std::string noValue(const YAML::Node &KeyNode, StringRef Key) const {
+    std::string Msg = "'" + Key.str() + "' has no value";
+    YAML::Mark M = KeyNode.Mark();
+    StringRef Buf = buffer();
+    if (M.is_null() || size_t(M.pos) >= Buf.size())
+      return Msg;
+    StringRef Rest = Buf.substr(M.pos).split('\n').first;
+    size_t Colon = Rest.find(':');
+    if (Colon == StringRef::npos)
+      return Msg;
+    Rest = Rest.drop_front(Colon + 1).trim();
+    if (Rest.starts_with("&") || Rest.starts_with("!"))
+      Msg += "; '" + Rest.take_front(1).str() + "' after '" + Key.str() +
+             ":' starts a YAML " + (Rest[0] == '&' ? "anchor" : "tag") +
+             ": write the value in quotes";
+    return Msg;
+  }
+
   /// Where a null sequence entry (`  -` alone) is: its '-'. yaml-cpp marks
   /// it at the next token.
   SpecLoc entryLoc(const YAML::Node &N) const {
@@ -779,7 +816,15 @@ private:
 
   bool scalar(const YAML::Node &V, StringRef Key, std::string &Out) {
     if (!V.IsScalar()) {
-      error(loc(V), "'" + Key + "' is a string");
+      size_t I = textPos(V);
+      char C = I == StringRef::npos ? 0 : buffer()[I];
+      error(loc(V), "'" + Key + "' is a string" +
+                        (C == '[' || C == '{'
+                             ? "; a value that starts with '" + Twine(C) +
+                                   "' is a YAML " +
+                                   (C == '[' ? "list" : "map") +
+                                   ": write it in quotes"
+                             : Twine()));
       return false;
     }
     Out = V.Scalar();
@@ -865,7 +910,7 @@ private:
       const YAML::Node V = It->second; // a copy: It-> returns a temporary proxy
       if (V.IsNull() && Key != "at") {
         // yaml-cpp marks an empty value at the next line.
-        error(loc(It->first), "'" + Key + "' has no value", Key.size());
+        error(loc(It->first), noValue(It->first, Key), Key.size());
         continue;
       }
       if (Key == "at") {
@@ -976,9 +1021,18 @@ private:
     Expected<Query> Q =
         Sel ? normalize(*Sel) : Expected<Query>(Sel.takeError());
     if (!Q) {
+      // `at: train > #loop_x` unquoted: YAML took ` #...` as a comment.
+      std::string Hint;
+      size_t I = textPos(AtNode);
+      if (I != StringRef::npos && buffer()[I] != '"' && buffer()[I] != '\'') {
+        StringRef After = buffer().substr(I + P.At.size()).split('\n').first;
+        if (After.ltrim(" \t").starts_with("#") && After.starts_with(" "))
+          Hint = "; the rest of the line, from ' #', is a YAML comment: "
+                 "write the selector in quotes";
+      }
       handleAllErrors(Q.takeError(), [&](const SelectorError &E) {
-        error(S.selectorLoc(P, E.Offset), E.Message, std::max(1u, E.Length),
-              E.FixIt);
+        error(S.selectorLoc(P, E.Offset), E.Message + Hint,
+              std::max(1u, E.Length), E.FixIt);
       });
       return;
     }

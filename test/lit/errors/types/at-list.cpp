@@ -18,11 +18,11 @@ float train(int epochs) {
 }
 
 // CHECK: rewrite: exit 1
-// CHECK-NEXT: {{.*}}at-list.cpp.tmp.yaml:3:9: error: 'at' is a string
+// CHECK-NEXT: {{.*}}at-list.cpp.tmp.yaml:3:9: error: 'at' is a string; a value that starts with '[' is a YAML list: write it in quotes
 // CHECK-NEXT:   - at: [train, step]
 // CHECK-NEXT:         ^
 // CHECK-NEXT: plugin: exit 1
-// CHECK-NEXT: {{.*}}at-list.cpp.tmp.yaml:3:9: error: 'at' is a string
+// CHECK-NEXT: {{.*}}at-list.cpp.tmp.yaml:3:9: error: 'at' is a string; a value that starts with '[' is a YAML list: write it in quotes
 // CHECK-NEXT:   - at: [train, step]
 // CHECK-NEXT:         ^
 // CHECK-NEXT: error: sonde: invalid probe spec '{{.*}}at-list.cpp.tmp.yaml'

@@ -19,11 +19,11 @@ float train(int epochs) {
 }
 
 // CHECK: rewrite: exit 1
-// CHECK-NEXT: {{.*}}category-map.cpp.tmp.yaml:4:15: error: 'category' is a string
+// CHECK-NEXT: {{.*}}category-map.cpp.tmp.yaml:4:15: error: 'category' is a string; a value that starts with '{' is a YAML map: write it in quotes
 // CHECK-NEXT:     category: {kind: compute}
 // CHECK-NEXT:               ^
 // CHECK-NEXT: plugin: exit 1
-// CHECK-NEXT: {{.*}}category-map.cpp.tmp.yaml:4:15: error: 'category' is a string
+// CHECK-NEXT: {{.*}}category-map.cpp.tmp.yaml:4:15: error: 'category' is a string; a value that starts with '{' is a YAML map: write it in quotes
 // CHECK-NEXT:     category: {kind: compute}
 // CHECK-NEXT:               ^
 // CHECK-NEXT: error: sonde: invalid probe spec '{{.*}}category-map.cpp.tmp.yaml'

@@ -19,11 +19,11 @@ float train(int epochs) {
 }
 
 // CHECK: rewrite: exit 1
-// CHECK-NEXT: {{.*}}name-map.cpp.tmp.yaml:4:11: error: 'name' is a string
+// CHECK-NEXT: {{.*}}name-map.cpp.tmp.yaml:4:11: error: 'name' is a string; a value that starts with '{' is a YAML map: write it in quotes
 // CHECK-NEXT:     name: {a: b}
 // CHECK-NEXT:           ^
 // CHECK-NEXT: plugin: exit 1
-// CHECK-NEXT: {{.*}}name-map.cpp.tmp.yaml:4:11: error: 'name' is a string
+// CHECK-NEXT: {{.*}}name-map.cpp.tmp.yaml:4:11: error: 'name' is a string; a value that starts with '{' is a YAML map: write it in quotes
 // CHECK-NEXT:     name: {a: b}
 // CHECK-NEXT:           ^
 // CHECK-NEXT: error: sonde: invalid probe spec '{{.*}}name-map.cpp.tmp.yaml'

@@ -1,4 +1,4 @@
-// A 'when' that is a list.
+// 'when' as a list: a value that starts with '[' is one in YAML.
 //
 // RUN: %spec
 // RUN: %refused 1 %t.yaml %s | FileCheck %s --match-full-lines
@@ -19,11 +19,11 @@ float train(int epochs) {
 }
 
 // CHECK: rewrite: exit 1
-// CHECK-NEXT: {{.*}}when-list.cpp.tmp.yaml:4:11: error: 'when' is a string
+// CHECK-NEXT: {{.*}}when-list.cpp.tmp.yaml:4:11: error: 'when' is a string; a value that starts with '[' is a YAML list: write it in quotes
 // CHECK-NEXT:     when: [epoch > 1]
 // CHECK-NEXT:           ^
 // CHECK-NEXT: plugin: exit 1
-// CHECK-NEXT: {{.*}}when-list.cpp.tmp.yaml:4:11: error: 'when' is a string
+// CHECK-NEXT: {{.*}}when-list.cpp.tmp.yaml:4:11: error: 'when' is a string; a value that starts with '[' is a YAML list: write it in quotes
 // CHECK-NEXT:     when: [epoch > 1]
 // CHECK-NEXT:           ^
 // CHECK-NEXT: error: sonde: invalid probe spec '{{.*}}when-list.cpp.tmp.yaml'
