@@ -256,8 +256,7 @@ private:
     if (peek() == '<' && !Out.empty() && isIdentChar(Out.back())) {
       size_t Close = Text.find('>', Pos);
       return error(Pos, Close == StringRef::npos ? 1 : Close + 1 - Pos,
-                   "template arguments are not written in a selector: '" +
-                       Out +
+                   "template arguments are not written in a selector: '" + Out +
                        "' matches the template, its instantiations and "
                        "its specializations");
     }
@@ -720,11 +719,11 @@ Expected<Query> normalize(const Selector &Sel) {
   }
   if (LastIsItem) {
     if (HasStart)
-      return normError(Last.Offset, Last.Length,
-                       "a range '!A, !!B' is the focus itself; drop '> " +
-                           (Last.Func ? Last.Func->Glob
-                                      : Last.Items.front().spelling()) +
-                           "'");
+      return normError(
+          Last.Offset, Last.Length,
+          "a range '!A, !!B' is the focus itself; drop '> " +
+              (Last.Func ? Last.Func->Glob : Last.Items.front().spelling()) +
+              "'");
     Q.Focus = FocusKind::Item;
     if (Last.Func) {
       Item I;
@@ -736,8 +735,7 @@ Expected<Query> normalize(const Selector &Sel) {
     } else {
       Q.FocusItem = Last.Items.front();
     }
-    if (Q.FocusItem.Kind == TargetKind::Variable &&
-        Q.FocusItem.Name == "this")
+    if (Q.FocusItem.Kind == TargetKind::Variable && Q.FocusItem.Name == "this")
       return normError(Q.FocusItem.Offset, Q.FocusItem.Length, thisMessage());
     if (Q.FocusItem.Range != RangeMark::None)
       return normError(Q.FocusItem.Offset, Q.FocusItem.Length,

@@ -107,8 +107,9 @@ std::string yamlMessage(const std::string &Msg, StringRef Line, unsigned Col) {
   // Selectors and C++ are full of characters that mean something to YAML
   // at the start of a plain value (`at: *::forward` is an alias).
   StringRef Before = Line.take_front(Col).rtrim(" ");
-  bool AfterKey = Before.ends_with(":") ||
-                  (Before.ends_with("*") && Before.drop_back().rtrim(" ").ends_with(":"));
+  bool AfterKey =
+      Before.ends_with(":") ||
+      (Before.ends_with("*") && Before.drop_back().rtrim(" ").ends_with(":"));
   if ((Msg == "the referenced anchor is not defined" ||
        Msg == "alias not found after *") &&
       AfterKey)
@@ -265,12 +266,12 @@ std::optional<CodeProblem> specCodeProblem(StringRef Code,
         return CodeProblem{
             Off, Text.size(),
             "'" + Text.str() + "' closes " +
-                (Stack.empty() ? std::string("a bracket that ") + What +
-                                     " did not open"
-                               : std::string("the '") + Stack.back().Spelling +
-                                     "' opened at column " +
-                                     std::to_string(Stack.back().Offset + 1) +
-                                     " of " + What) +
+                (Stack.empty()
+                     ? std::string("a bracket that ") + What + " did not open"
+                     : std::string("the '") + Stack.back().Spelling +
+                           "' opened at column " +
+                           std::to_string(Stack.back().Offset + 1) + " of " +
+                           What) +
                 "; spec code is one C++ expression, which sonde puts in "
                 "parentheses"};
       Stack.pop_back();
@@ -286,9 +287,8 @@ std::optional<CodeProblem> specCodeProblem(StringRef Code,
       break;
     case clang::tok::semi:
       if (Stack.empty())
-        return CodeProblem{Off, 1,
-                           "';' ends a statement; " + What +
-                               " is one C++ expression"};
+        return CodeProblem{
+            Off, 1, "';' ends a statement; " + What + " is one C++ expression"};
       break;
     default:
       break;
@@ -547,7 +547,8 @@ private:
     YAML::Mark M = N.Mark();
     if (!N.IsNull() || M.is_null())
       return loc(N);
-    StringRef Before = buffer().take_front(std::min<size_t>(M.pos, buffer().size()));
+    StringRef Before =
+        buffer().take_front(std::min<size_t>(M.pos, buffer().size()));
     size_t Dash = Before.find_last_not_of(" \t\r\n");
     if (Dash != StringRef::npos && Before[Dash] == '-')
       return offsetLoc(Dash);
@@ -818,13 +819,13 @@ private:
     if (!V.IsScalar()) {
       size_t I = textPos(V);
       char C = I == StringRef::npos ? 0 : buffer()[I];
-      error(loc(V), "'" + Key + "' is a string" +
-                        (C == '[' || C == '{'
-                             ? "; a value that starts with '" + Twine(C) +
-                                   "' is a YAML " +
-                                   (C == '[' ? "list" : "map") +
-                                   ": write it in quotes"
-                             : Twine()));
+      error(loc(V),
+            "'" + Key + "' is a string" +
+                (C == '[' || C == '{'
+                     ? "; a value that starts with '" + Twine(C) +
+                           "' is a YAML " + (C == '[' ? "list" : "map") +
+                           ": write it in quotes"
+                     : Twine()));
       return false;
     }
     Out = V.Scalar();
@@ -1055,8 +1056,8 @@ private:
       if (!New && I < ArgKeyLocs.size() &&
           StringRef(It->second).starts_with("capture"))
         error(ArgKeyLocs[I],
-              "'" + Name + "' is recorded twice in each event (" +
-                  It->second + " and this arg); rename the arg",
+              "'" + Name + "' is recorded twice in each event (" + It->second +
+                  " and this arg); rename the arg",
               Name.size());
     }
     if (IsState) {
