@@ -3,7 +3,8 @@
 #               example training, and shows what sonde recorded
 #   make test   the whole suite (what CI runs)
 # Also: make build, make bench, make install PREFIX=/usr/local,
-#       make test-corpus (yaml-cpp and fmt from Debian, instrumented)
+#       make test-corpus (yaml-cpp, fmt, jsoncpp, tinyxml2 and leveldb from
+#       Debian, instrumented)
 
 BUILD ?= build
 JOBS ?= 2

@@ -6,6 +6,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Basic/LangStandard.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringExtras.h"
@@ -820,7 +821,20 @@ Expected<Plan> computePlan(ASTContext &Ctx, const Spec &S,
                      (S.Ops.Shapes ? "true" : "false") + ");");
         B.needHeader("sonde/torch.h");
       }
-  return B.finish();
+  Plan P = B.finish();
+  // Inserted code needs C++17 (if constexpr, inline variables); under an
+  // older standard it would not compile, and the errors would come from
+  // inside sonde.h. Found on jsoncpp, which sets CMAKE_CXX_STANDARD 11. A
+  // file that gets no insertion still compiles as it is.
+  const LangOptions &LO = Ctx.getLangOpts();
+  if (!P.Insertions.empty() && !LO.CPlusPlus17)
+    return createStringError(
+        inconvertibleErrorCode(),
+        "instrumented code needs C++17 or later, and '%s' is compiled as %s: "
+        "compile it with -std=c++17 (or leave it out of the spec's scope)",
+        File.c_str(),
+        LangStandard::getLangStandardForKind(LO.LangStd).getName());
+  return P;
 }
 
 } // namespace rewriter

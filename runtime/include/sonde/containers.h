@@ -16,6 +16,11 @@
 #ifndef SONDE_CONTAINERS_H
 #define SONDE_CONTAINERS_H
 
+// Warnings from here are not the user's (see sonde.h).
+#if !defined(SONDE_HEADER_WARNINGS) && defined(__GNUC__)
+#pragma GCC system_header
+#endif
+
 #include "sonde.h" // beside this header: the plugin needs no -I
 
 #include <array>

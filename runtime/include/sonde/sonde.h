@@ -23,6 +23,21 @@
 #ifndef SONDE_SONDE_H
 #define SONDE_SONDE_H
 
+// This header is -included into code nobody here wrote, under that code's
+// warning flags: its own warnings (g++'s -Wshadow on constructor parameters,
+// found on jsoncpp) are not the user's to fix, and under -Werror they would
+// break the build. sonde's own targets define SONDE_HEADER_WARNINGS.
+#if !defined(SONDE_HEADER_WARNINGS) && defined(__GNUC__)
+#pragma GCC system_header
+#endif
+
+// Instrumented code and this header use C++17 (if constexpr, string_view).
+// A project that pins an older standard (jsoncpp sets CMAKE_CXX_STANDARD 11)
+// would otherwise get a hundred errors from inside this header.
+#if defined(__cplusplus) && __cplusplus < 201703L && !defined(_MSVC_LANG)
+#error "sonde: instrumented code needs C++17 or later (-std=c++17)"
+#endif
+
 #include <atomic>
 #include <cstddef>
 #include <cstdint>

@@ -28,6 +28,11 @@
 #ifndef SONDE_TORCH_H
 #define SONDE_TORCH_H
 
+// Warnings from here are not the user's (see sonde.h).
+#if !defined(SONDE_HEADER_WARNINGS) && defined(__GNUC__)
+#pragma GCC system_header
+#endif
+
 #include "containers.h" // beside this header too
 #include "sonde.h" // beside this header: the plugin needs no -I
 
