@@ -667,6 +667,64 @@ public:
 // #value
 //===----------------------------------------------------------------------===//
 
+/// Whether a guard (context frames, `when`, `every`) makes `Pr` conditional.
+bool isGuarded(const Probe &Pr) {
+  return !Pr.Q.Context.empty() || !Pr.When.empty() || Pr.Every > 1;
+}
+
+/// Whether a class object can be returned from `passValue` (a by-value
+/// parameter returned): a copy or move constructor that is not deleted and
+/// is public, declared or still to be declared implicitly.
+bool movableClass(const CXXRecordDecl *RD) {
+  if (!RD || !RD->hasDefinition())
+    return false;
+  for (const CXXConstructorDecl *C : RD->ctors()) {
+    unsigned Quals = 0;
+    bool Usable = C->isMoveConstructor() ||
+                  (C->isCopyConstructor(Quals) && (Quals & Qualifiers::Const));
+    if (Usable && !C->isDeleted() &&
+        (C->getAccess() == AS_public || C->getAccess() == AS_none))
+      return true;
+  }
+  if (RD->needsImplicitMoveConstructor() &&
+      !RD->defaultedMoveConstructorIsDeleted())
+    return true;
+  return RD->needsImplicitCopyConstructor() &&
+         !RD->defaultedCopyConstructorIsDeleted() &&
+         RD->implicitCopyConstructorHasConstParam();
+}
+
+/// Why `#value` cannot pass returned expression `E` (`Bare` without its
+/// implicit nodes) of a function returning `RT` through a watch, or "".
+std::string whyNotPassable(const PlanBuilder &B, const Probe &Pr,
+                           const RideAlong &A, QualType RT, const Expr *E,
+                           const Expr *Bare) {
+  if (!A.empty() || (isGuarded(Pr) && RT->isReferenceType()))
+    return "'#value' with captures, or guarded on a reference, needs "
+           "'return x;' of a local";
+  auto *Construct = dyn_cast<CXXConstructExpr>(Bare);
+  bool Braced = Construct && Construct->isListInitialization() &&
+                !isa<CXXTemporaryObjectExpr>(Construct);
+  if (Braced || isa<InitListExpr>(Bare) ||
+      isa<CXXStdInitializerListExpr>(Bare) ||
+      E->containsUnexpandedParameterPack() || E->getType()->isDependentType() ||
+      RT->isDependentType() || RT->isUndeducedType())
+    return "the returned expression's type is not known here";
+  if (RT->isReferenceType()) {
+    // passRef binds a reference: a bit-field cannot be bound.
+    if (E->refersToBitField())
+      return "the returned reference is a bit-field";
+    return "";
+  }
+  if (RT->isScalarType())
+    return "";
+  bool SameType = B.Ctx.hasSameUnqualifiedType(E->getType(), RT);
+  if (!SameType || !movableClass(RT->getAsCXXRecordDecl()))
+    return "the returned object cannot pass through a watch unchanged (it "
+           "cannot be copied or moved)";
+  return "";
+}
+
 class ReturnValueKind : public SelectorKind {
 public:
   const char *name() const override { return "return-value"; }
@@ -706,6 +764,15 @@ public:
                    cast<VarDecl>(DRE->getDecl())->isLocalVarDeclOrParm() &&
                    !DRE->getDecl()->getType()->isReferenceType();
       RideAlong A = rideAlong(B, Fx, Pr, F, RS, false, RS->getBeginLoc());
+      // Every reason to skip is decided before the site exists (a skipped
+      // site would be an unused variable, an error under -Werror).
+      std::string Why = Local && !RT->isReferenceType()
+                            ? std::string()
+                            : whyNotPassable(B, Pr, A, RT, E, Bare);
+      if (!Why.empty()) {
+        B.skipped(RS->getBeginLoc(), Pr, Why, "sonde-unsupported");
+        continue;
+      }
       SiteRef R = B.addSite(Pr, F, "watch", Name, "return", RS->getBeginLoc(),
                             "#value", RT.getAsString(), A.Names);
       B.noteValueType(RT);
@@ -716,44 +783,9 @@ public:
                           Pr.Index);
         continue;
       }
-      if (!A.empty() || (!G.empty() && RT->isReferenceType())) {
-        B.skipped(RS->getBeginLoc(), Pr,
-                  "'#value' with captures, or guarded on a reference, needs "
-                  "'return x;' of a local",
-                  "sonde-unsupported");
-        continue;
-      }
-      auto *Construct = dyn_cast<CXXConstructExpr>(Bare);
-      bool Braced = Construct && Construct->isListInitialization() &&
-                    !isa<CXXTemporaryObjectExpr>(Construct);
-      if (Braced || isa<InitListExpr>(Bare) ||
-          isa<CXXStdInitializerListExpr>(Bare) ||
-          E->containsUnexpandedParameterPack() ||
-          E->getType()->isDependentType() || RT->isDependentType() ||
-          RT->isUndeducedType()) {
-        B.skipped(RS->getBeginLoc(), Pr,
-                  "the returned expression's type is not known here",
-                  "sonde-unsupported");
-        continue;
-      }
       if (RT->isReferenceType()) {
         B.wrapExpr(E, "::sonde::passRef(" + R.Var + ", ", ")", Pr.Index);
         continue;
-      }
-      if (!RT->isScalarType()) {
-        const CXXRecordDecl *RD = RT->getAsCXXRecordDecl();
-        bool SameType = B.Ctx.hasSameUnqualifiedType(E->getType(), RT);
-        bool Movable =
-            RD && RD->hasDefinition() &&
-            (RD->hasMoveConstructor() || RD->needsImplicitMoveConstructor() ||
-             RD->hasCopyConstructorWithConstParam());
-        if (!SameType || !Movable) {
-          B.skipped(RS->getBeginLoc(), Pr,
-                    "the returned object cannot pass through a watch "
-                    "unchanged",
-                    "sonde-unsupported");
-          continue;
-        }
       }
       if (G.empty()) {
         B.wrapExpr(E, "::sonde::passValue(" + R.Var + ", ", ")", Pr.Index);
@@ -837,9 +869,14 @@ private:
     const Expr *Init = VD->getInit();
     if (!Init)
       return false;
+    // `T x;` is default-initialization, whatever its init style says (a
+    // class with a constructor is `callinit`, and so is `va_list ap;`): a
+    // trivial class holds indeterminate values. `T x = T();` and `T x{}`
+    // are written.
     if (auto *CE = dyn_cast<CXXConstructExpr>(Init->IgnoreImplicit()))
       if (CE->getNumArgs() == 0 && !CE->isListInitialization() &&
-          VD->getInitStyle() == VarDecl::CInit)
+          !isa<CXXTemporaryObjectExpr>(CE) &&
+          CE->getParenOrBraceRange().isInvalid())
         return false;
     return true;
   }
@@ -880,10 +917,13 @@ private:
     };
     if (B.isStatementPosition(Fx, DS)) {
       if (Static) {
-        // A static local is initialized once: record that once.
+        // A static local is initialized once: record that once; a
+        // thread_local one once per thread, as it is initialized.
         SiteRef R = site(B, Pr, F, V, Loc, DS, false, Fx);
         RideAlong A = rideAlong(B, Fx, Pr, F, DS, false, Loc);
-        Code T("static const bool sonde_once_" + R.Tag + " = (");
+        bool PerThread = cast<VarDecl>(V)->getTLSKind() != VarDecl::TLS_None;
+        Code T(std::string(PerThread ? "thread_local" : "static") +
+               " const bool sonde_once_" + R.Tag + " = (");
         T += watchAsExpr(R, B.guard(Pr, F, R), V->getName(), A);
         T += ", true); (void)sonde_once_" + R.Tag + ";";
         B.afterStatement(Fx, DS, T, Pr.Index);
@@ -985,16 +1025,40 @@ private:
                 "sonde-unsupported");
       return;
     }
-    SiteRef R = site(B, Pr, F, V, Loc, N, false, Fx);
-    if (!Pr.Q.Context.empty() || !Pr.When.empty() || Pr.Every > 1 ||
-        !Pr.Q.Captures.empty() || !Pr.Args.empty()) {
+    if (isGuarded(Pr) || !Pr.Q.Captures.empty() || !Pr.Args.empty()) {
       B.skipped(Loc, Pr,
                 "a guarded watch or one with captures cannot go inside an "
                 "expression",
                 "sonde-unsupported");
       return;
     }
-    B.wrapExpr(E, "::sonde::passRef(" + R.Var + ", ", ")", Pr.Index);
+    // passRef binds the written lvalue to a reference: a bit-field (a
+    // structured binding of one) cannot be bound.
+    if (E->refersToBitField()) {
+      B.skipped(Loc, Pr,
+                "'" + V->getName() +
+                    "' is a bit-field written inside an expression",
+                "sonde-unsupported");
+      return;
+    }
+    QualType T = E->getType();
+    // An assignment operator that returns void or a class by value
+    // (`std::atomic`'s `a += 1` returns the new int): the result is not the
+    // variable. A scalar result is the value written: it passes through
+    // passValue unchanged; anything else is skipped.
+    bool Scalar = !E->isGLValue() && T->isScalarType();
+    if (!E->isGLValue() && !Scalar) {
+      B.skipped(Loc, Pr,
+                "the write of '" + V->getName() +
+                    "' inside an expression does not yield the variable",
+                "sonde-unsupported");
+      return;
+    }
+    SiteRef R = site(B, Pr, F, V, Loc, N, false, Fx);
+    B.wrapExpr(E,
+               (Scalar ? "::sonde::passValue(" : "::sonde::passRef(") + R.Var +
+                   ", ",
+               ")", Pr.Index);
   }
 };
 
@@ -1182,6 +1246,20 @@ private:
       if (auto *VD = dyn_cast_or_null<VarDecl>(DS->getSingleDecl()))
         Whole = !VD->getType()->isReferenceType() && VD->getInit() == N;
     RideAlong A = rideAlong(B, Fx, Pr, F, CE, false, CE->getBeginLoc());
+    // Nested in a larger expression, a lambda runs exactly the call: decide
+    // before the site exists (a skipped site would be an unused variable).
+    if (!Whole) {
+      std::string Why = whyNotWrappable(CE);
+      if (Why.empty() && !A.empty())
+        Why = "captures and args need the call as a statement of its own";
+      if (!Why.empty()) {
+        B.skipped(CE->getBeginLoc(), Pr,
+                  "call of '" + Short +
+                      "' inside an expression cannot be wrapped safely: " + Why,
+                  "sonde-unsupported");
+        return;
+      }
+    }
     SiteRef R = B.addSite(Pr, F, "region", Name, "call:" + Short,
                           CE->getBeginLoc(), Short + "()", "", A.Names);
     Code G = B.guard(Pr, F, R);
@@ -1203,22 +1281,6 @@ private:
       }
       Open += "), ";
       B.wrapExpr(CE, Open, ")", Pr.Index);
-      return;
-    }
-    // Nested in a larger expression: a lambda runs exactly the call.
-    const FunctionDecl *FD = CE->getDirectCallee();
-    bool RefResult = FD ? FD->getReturnType()->isReferenceType()
-                        : CE->getType()->isDependentType();
-    bool QualifiedThisCall = false;
-    if (auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
-      if (auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens()))
-        QualifiedThisCall = ME->isImplicitAccess() && ME->hasQualifier();
-    if (CE->containsUnexpandedParameterPack() || mentionsBinding(CE) ||
-        (RefResult && hasTemporary(CE)) || !A.empty() || QualifiedThisCall) {
-      B.skipped(CE->getBeginLoc(), Pr,
-                "call of '" + Short +
-                    "' inside an expression cannot be wrapped safely",
-                "sonde-unsupported");
       return;
     }
     Code Open("::sonde::call(");
