@@ -1245,6 +1245,14 @@ private:
     if (auto *DS = dyn_cast_or_null<DeclStmt>(Par))
       if (auto *VD = dyn_cast_or_null<VarDecl>(DS->getSingleDecl()))
         Whole = !VD->getType()->isReferenceType() && VD->getInit() == N;
+    // A call that never returns (exit, longjmp, abort) would leave its
+    // region open, and wrapping it hides [[noreturn]] from g++'s flow
+    // analysis (-Winfinite-recursion, -Wreturn-type under -Werror).
+    if (const FunctionDecl *FD = CE->getDirectCallee(); FD && FD->isNoReturn()) {
+      B.skipped(CE->getBeginLoc(), Pr,
+                "call of '" + Short + "' does not return", "sonde-unsupported");
+      return;
+    }
     RideAlong A = rideAlong(B, Fx, Pr, F, CE, false, CE->getBeginLoc());
     // Nested in a larger expression, a lambda runs exactly the call: decide
     // before the site exists (a skipped site would be an unused variable).
