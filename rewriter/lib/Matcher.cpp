@@ -835,8 +835,15 @@ public:
     };
     // Parameters fire at entry.
     for (const ParmVarDecl *PV : F.FD->parameters()) {
-      if (!Selected(PV) || PV->isParameterPack())
+      if (!Selected(PV))
         continue;
+      if (PV->isParameterPack()) {
+        // No one statement can watch each element of a pack.
+        B.skipped(PV->getLocation(), Pr,
+                  "'" + PV->getName() + "' is a parameter pack",
+                  "sonde-unsupported");
+        continue;
+      }
       SiteRef R = site(B, Pr, F, PV, PV->getLocation(), F.Body, true, Fx);
       Code T(" ");
       T += watchStmt(R, B.guard(Pr, F, R), PV->getName(),
