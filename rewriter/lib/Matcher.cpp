@@ -464,6 +464,45 @@ bool iterable(const CXXForRangeStmt *R) {
   return isa<CXXMemberCallExpr>(BI);
 }
 
+/// Whether `Outer` contains `St`.
+bool contains(const PlanBuilder &B, const FunctionFacts &Fx, const Stmt *Outer,
+              const Stmt *St) {
+  for (const Stmt *Cur = St; Cur; Cur = B.parent(Fx, Cur))
+    if (Cur == Outer)
+      return true;
+  return false;
+}
+
+/// Whether a jump from outside loop `L` can land inside its body: a `case`
+/// of a switch outside the loop (Duff's device), or a label that a goto
+/// outside the loop targets or whose address is taken. A declaration at
+/// the start of the body (an Iteration, a Loop counter) would be jumped
+/// over, which does not compile.
+bool jumpedInto(const PlanBuilder &B, const FunctionFacts &Fx, const Stmt *L) {
+  const Stmt *Body = loopBody(L);
+  for (const Stmt *St : Fx.Preorder) {
+    if (auto *SC = dyn_cast<SwitchCase>(St)) {
+      if (!contains(B, Fx, Body, SC))
+        continue;
+      const Stmt *Sw = B.parent(Fx, SC);
+      while (Sw && !isa<SwitchStmt>(Sw))
+        Sw = B.parent(Fx, Sw);
+      if (Sw && !contains(B, Fx, Body, Sw))
+        return true;
+    } else if (auto *G = dyn_cast<GotoStmt>(St)) {
+      const LabelStmt *Target = G->getLabel()->getStmt();
+      if (Target && contains(B, Fx, Body, Target) &&
+          !contains(B, Fx, Body, G))
+        return true;
+    } else if (auto *AL = dyn_cast<AddrLabelExpr>(St)) {
+      const LabelStmt *Target = AL->getLabel()->getStmt();
+      if (Target && contains(B, Fx, Body, Target))
+        return true;
+    }
+  }
+  return false;
+}
+
 class LoopKind : public SelectorKind {
 public:
   const char *name() const override { return "loop"; }
@@ -480,6 +519,13 @@ public:
       if (!B.editable(L)) {
         B.skipped(L->getBeginLoc(), Pr, "loop is a macro expansion",
                   "sonde-macro");
+        continue;
+      }
+      if (jumpedInto(B, Fx, L)) {
+        B.skipped(L->getBeginLoc(), Pr,
+                  "a 'case' or label inside the loop is jumped to from "
+                  "outside it",
+                  "sonde-unsupported");
         continue;
       }
       const Stmt *Body = loopBody(L);
@@ -1336,8 +1382,16 @@ public:
     if (A.Meta == MetaKind::Enter) {
       Starts.push_back({F.Body, nullptr, F.FD->getLocation()});
     } else if (A.Meta == MetaKind::LoopVar) {
-      for (const Stmt *L : selectLoops(B, Fx, A))
+      for (const Stmt *L : selectLoops(B, Fx, A)) {
+        if (jumpedInto(B, Fx, L)) {
+          B.skipped(L->getBeginLoc(), Pr,
+                    "a 'case' or label inside the loop is jumped to from "
+                    "outside it",
+                    "sonde-unsupported");
+          continue;
+        }
         Starts.push_back({loopBody(L), nullptr, L->getBeginLoc()});
+      }
     } else if (A.Kind == TargetKind::Variable) {
       for (const Stmt *W : writesOf(B, Fx, A.Name)) {
         if (isa_and_nonnull<CompoundStmt>(B.parent(Fx, W)))
