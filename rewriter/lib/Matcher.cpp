@@ -491,8 +491,7 @@ bool jumpedInto(const PlanBuilder &B, const FunctionFacts &Fx, const Stmt *L) {
         return true;
     } else if (auto *G = dyn_cast<GotoStmt>(St)) {
       const LabelStmt *Target = G->getLabel()->getStmt();
-      if (Target && contains(B, Fx, Body, Target) &&
-          !contains(B, Fx, Body, G))
+      if (Target && contains(B, Fx, Body, Target) && !contains(B, Fx, Body, G))
         return true;
     } else if (auto *AL = dyn_cast<AddrLabelExpr>(St)) {
       const LabelStmt *Target = AL->getLabel()->getStmt();
@@ -1301,7 +1300,8 @@ private:
     // A call that never returns (exit, longjmp, abort) would leave its
     // region open, and wrapping it hides [[noreturn]] from g++'s flow
     // analysis (-Winfinite-recursion, -Wreturn-type under -Werror).
-    if (const FunctionDecl *FD = CE->getDirectCallee(); FD && FD->isNoReturn()) {
+    if (const FunctionDecl *FD = CE->getDirectCallee();
+        FD && FD->isNoReturn()) {
       B.skipped(CE->getBeginLoc(), Pr,
                 "call of '" + Short + "' does not return", "sonde-unsupported");
       return;
