@@ -1185,6 +1185,41 @@ bool hasTemporary(const Stmt *St) {
   return false;
 }
 
+/// Whether wrapping constexpr call `CE` could change what compiles: its
+/// value initializes a const integral variable (usable in constant
+/// expressions: `const int n = sq(3); std::array<int, n> a;`) or sits in a
+/// braced initializer (where a constant that fits is not narrowing).
+bool constantUse(const PlanBuilder &B, const FunctionFacts &Fx,
+                 const CallExpr *CE) {
+  const FunctionDecl *FD = CE->getDirectCallee();
+  if (FD && !FD->isConstexpr())
+    return false;
+  if (!FD && !CE->isValueDependent())
+    return false;
+  for (const Stmt *Cur = CE, *Par = B.parent(Fx, CE); Par;
+       Cur = Par, Par = B.parent(Fx, Par)) {
+    if (isa<InitListExpr>(Par))
+      return true;
+    if (auto *C = dyn_cast<CXXConstructExpr>(Par))
+      if (C->isListInitialization())
+        return true;
+    if (auto *DS = dyn_cast<DeclStmt>(Par)) {
+      for (const Decl *D : DS->decls())
+        if (auto *V = dyn_cast<VarDecl>(D))
+          if (V->getInit() == Cur) {
+            QualType T = V->getType();
+            return T.isConstQualified() && !T.isVolatileQualified() &&
+                   (T->isIntegralOrEnumerationType() ||
+                    T->isDependentType());
+          }
+      return false;
+    }
+    if (!isa<Expr>(Par))
+      return false;
+  }
+  return false;
+}
+
 /// Calls `Visit(CE, Qualified, Short)` for each call in the host function
 /// that the probe's callee glob selects and that can be instrumented; the
 /// others get a note. With `Written`, a qualified glob may also match the
@@ -1225,6 +1260,14 @@ void forEachCall(PlanBuilder &B, const FunctionFacts &Fx, const Probe &Pr,
     if (!B.editable(CE)) {
       B.skipped(CE->getBeginLoc(), Pr,
                 "call of '" + Short + "' is a macro expansion", "sonde-macro");
+      continue;
+    }
+    if (constantUse(B, Fx, CE)) {
+      B.skipped(CE->getBeginLoc(), Pr,
+                "call of constexpr '" + Short +
+                    "' initializes a constant or a braced initializer "
+                    "(wrapped, it would no longer be a constant expression)",
+                "sonde-constexpr");
       continue;
     }
     Visit(CE, Callee, Short);
