@@ -1196,6 +1196,11 @@ bool constantUse(const PlanBuilder &B, const FunctionFacts &Fx,
     return false;
   if (!FD && !CE->isValueDependent())
     return false;
+  // Only a call that is a constant expression here (a lambda's operator()
+  // is constexpr too, but `[&] { return n * 2; }()` is not constant);
+  // inside a template, where that is not known, be careful.
+  if (!CE->isValueDependent() && !CE->isCXX11ConstantExpr(B.Ctx))
+    return false;
   for (const Stmt *Cur = CE, *Par = B.parent(Fx, CE); Par;
        Cur = Par, Par = B.parent(Fx, Par)) {
     if (isa<InitListExpr>(Par))
@@ -1209,8 +1214,7 @@ bool constantUse(const PlanBuilder &B, const FunctionFacts &Fx,
           if (V->getInit() == Cur) {
             QualType T = V->getType();
             return T.isConstQualified() && !T.isVolatileQualified() &&
-                   (T->isIntegralOrEnumerationType() ||
-                    T->isDependentType());
+                   (T->isIntegralOrEnumerationType() || T->isDependentType());
           }
       return false;
     }

@@ -3,8 +3,10 @@
 // constant expressions: a template argument, an array bound) or an element
 // of a braced initializer (a constant that fits is not narrowing). Wrapped
 // in a region it is no longer a constant expression and the build broke;
-// such calls are skipped with a note. A call of it elsewhere, and a const
-// variable from a non-constexpr call, are call sites as usual.
+// such calls are skipped with a note. A call of it elsewhere, one that is
+// not constant (`sq(x)`, a lambda's implicitly constexpr operator() over a
+// capture), and a const variable from a non-constexpr call, are call sites
+// as usual.
 //
 // RUN: %instrument
 // RUN: FileCheck %s --input-file %t.cpp
@@ -31,5 +33,9 @@ int use(int x) {
   // CHECK: {{^}}  const int m = ((void)::sonde::Region(sonde_site_{{[0-9a-f]+}}), runtime(2));
   int y = sq(x);
   // CHECK: {{^}}  int y = ((void)::sonde::Region(sonde_site_{{[0-9a-f]+}}), sq(x));
-  return int(a.size()) + c + m + y;
+  const int z = sq(x);
+  // CHECK: {{^}}  const int z = ((void)::sonde::Region(sonde_site_{{[0-9a-f]+}}), sq(x));
+  const int k = [&] { return x * 2; }();
+  // CHECK: {{^}}  const int k = ((void)::sonde::Region(sonde_site_{{[0-9a-f]+}}), [&] { return x * 2; }());
+  return int(a.size()) + c + m + y + z + k;
 }
