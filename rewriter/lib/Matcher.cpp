@@ -464,6 +464,44 @@ bool iterable(const CXXForRangeStmt *R) {
   return isa<CXXMemberCallExpr>(BI);
 }
 
+/// Whether `Outer` contains `St`.
+bool contains(const PlanBuilder &B, const FunctionFacts &Fx, const Stmt *Outer,
+              const Stmt *St) {
+  for (const Stmt *Cur = St; Cur; Cur = B.parent(Fx, Cur))
+    if (Cur == Outer)
+      return true;
+  return false;
+}
+
+/// Whether a jump from outside loop `L` can land inside its body: a `case`
+/// of a switch outside the loop (Duff's device), or a label that a goto
+/// outside the loop targets or whose address is taken. A declaration at
+/// the start of the body (an Iteration, a Loop counter) would be jumped
+/// over, which does not compile.
+bool jumpedInto(const PlanBuilder &B, const FunctionFacts &Fx, const Stmt *L) {
+  const Stmt *Body = loopBody(L);
+  for (const Stmt *St : Fx.Preorder) {
+    if (auto *SC = dyn_cast<SwitchCase>(St)) {
+      if (!contains(B, Fx, Body, SC))
+        continue;
+      const Stmt *Sw = B.parent(Fx, SC);
+      while (Sw && !isa<SwitchStmt>(Sw))
+        Sw = B.parent(Fx, Sw);
+      if (Sw && !contains(B, Fx, Body, Sw))
+        return true;
+    } else if (auto *G = dyn_cast<GotoStmt>(St)) {
+      const LabelStmt *Target = G->getLabel()->getStmt();
+      if (Target && contains(B, Fx, Body, Target) && !contains(B, Fx, Body, G))
+        return true;
+    } else if (auto *AL = dyn_cast<AddrLabelExpr>(St)) {
+      const LabelStmt *Target = AL->getLabel()->getStmt();
+      if (Target && contains(B, Fx, Body, Target))
+        return true;
+    }
+  }
+  return false;
+}
+
 class LoopKind : public SelectorKind {
 public:
   const char *name() const override { return "loop"; }
@@ -480,6 +518,13 @@ public:
       if (!B.editable(L)) {
         B.skipped(L->getBeginLoc(), Pr, "loop is a macro expansion",
                   "sonde-macro");
+        continue;
+      }
+      if (jumpedInto(B, Fx, L)) {
+        B.skipped(L->getBeginLoc(), Pr,
+                  "a 'case' or label inside the loop is jumped to from "
+                  "outside it",
+                  "sonde-unsupported");
         continue;
       }
       const Stmt *Body = loopBody(L);
@@ -667,6 +712,64 @@ public:
 // #value
 //===----------------------------------------------------------------------===//
 
+/// Whether a guard (context frames, `when`, `every`) makes `Pr` conditional.
+bool isGuarded(const Probe &Pr) {
+  return !Pr.Q.Context.empty() || !Pr.When.empty() || Pr.Every > 1;
+}
+
+/// Whether a class object can be returned from `passValue` (a by-value
+/// parameter returned): a copy or move constructor that is not deleted and
+/// is public, declared or still to be declared implicitly.
+bool movableClass(const CXXRecordDecl *RD) {
+  if (!RD || !RD->hasDefinition())
+    return false;
+  for (const CXXConstructorDecl *C : RD->ctors()) {
+    unsigned Quals = 0;
+    bool Usable = C->isMoveConstructor() ||
+                  (C->isCopyConstructor(Quals) && (Quals & Qualifiers::Const));
+    if (Usable && !C->isDeleted() &&
+        (C->getAccess() == AS_public || C->getAccess() == AS_none))
+      return true;
+  }
+  if (RD->needsImplicitMoveConstructor() &&
+      !RD->defaultedMoveConstructorIsDeleted())
+    return true;
+  return RD->needsImplicitCopyConstructor() &&
+         !RD->defaultedCopyConstructorIsDeleted() &&
+         RD->implicitCopyConstructorHasConstParam();
+}
+
+/// Why `#value` cannot pass returned expression `E` (`Bare` without its
+/// implicit nodes) of a function returning `RT` through a watch, or "".
+std::string whyNotPassable(const PlanBuilder &B, const Probe &Pr,
+                           const RideAlong &A, QualType RT, const Expr *E,
+                           const Expr *Bare) {
+  if (!A.empty() || (isGuarded(Pr) && RT->isReferenceType()))
+    return "'#value' with captures, or guarded on a reference, needs "
+           "'return x;' of a local";
+  auto *Construct = dyn_cast<CXXConstructExpr>(Bare);
+  bool Braced = Construct && Construct->isListInitialization() &&
+                !isa<CXXTemporaryObjectExpr>(Construct);
+  if (Braced || isa<InitListExpr>(Bare) ||
+      isa<CXXStdInitializerListExpr>(Bare) ||
+      E->containsUnexpandedParameterPack() || E->getType()->isDependentType() ||
+      RT->isDependentType() || RT->isUndeducedType())
+    return "the returned expression's type is not known here";
+  if (RT->isReferenceType()) {
+    // passRef binds a reference: a bit-field cannot be bound.
+    if (E->refersToBitField())
+      return "the returned reference is a bit-field";
+    return "";
+  }
+  if (RT->isScalarType())
+    return "";
+  bool SameType = B.Ctx.hasSameUnqualifiedType(E->getType(), RT);
+  if (!SameType || !movableClass(RT->getAsCXXRecordDecl()))
+    return "the returned object cannot pass through a watch unchanged (it "
+           "cannot be copied or moved)";
+  return "";
+}
+
 class ReturnValueKind : public SelectorKind {
 public:
   const char *name() const override { return "return-value"; }
@@ -706,6 +809,15 @@ public:
                    cast<VarDecl>(DRE->getDecl())->isLocalVarDeclOrParm() &&
                    !DRE->getDecl()->getType()->isReferenceType();
       RideAlong A = rideAlong(B, Fx, Pr, F, RS, false, RS->getBeginLoc());
+      // Every reason to skip is decided before the site exists (a skipped
+      // site would be an unused variable, an error under -Werror).
+      std::string Why = Local && !RT->isReferenceType()
+                            ? std::string()
+                            : whyNotPassable(B, Pr, A, RT, E, Bare);
+      if (!Why.empty()) {
+        B.skipped(RS->getBeginLoc(), Pr, Why, "sonde-unsupported");
+        continue;
+      }
       SiteRef R = B.addSite(Pr, F, "watch", Name, "return", RS->getBeginLoc(),
                             "#value", RT.getAsString(), A.Names);
       B.noteValueType(RT);
@@ -716,44 +828,9 @@ public:
                           Pr.Index);
         continue;
       }
-      if (!A.empty() || (!G.empty() && RT->isReferenceType())) {
-        B.skipped(RS->getBeginLoc(), Pr,
-                  "'#value' with captures, or guarded on a reference, needs "
-                  "'return x;' of a local",
-                  "sonde-unsupported");
-        continue;
-      }
-      auto *Construct = dyn_cast<CXXConstructExpr>(Bare);
-      bool Braced = Construct && Construct->isListInitialization() &&
-                    !isa<CXXTemporaryObjectExpr>(Construct);
-      if (Braced || isa<InitListExpr>(Bare) ||
-          isa<CXXStdInitializerListExpr>(Bare) ||
-          E->containsUnexpandedParameterPack() ||
-          E->getType()->isDependentType() || RT->isDependentType() ||
-          RT->isUndeducedType()) {
-        B.skipped(RS->getBeginLoc(), Pr,
-                  "the returned expression's type is not known here",
-                  "sonde-unsupported");
-        continue;
-      }
       if (RT->isReferenceType()) {
         B.wrapExpr(E, "::sonde::passRef(" + R.Var + ", ", ")", Pr.Index);
         continue;
-      }
-      if (!RT->isScalarType()) {
-        const CXXRecordDecl *RD = RT->getAsCXXRecordDecl();
-        bool SameType = B.Ctx.hasSameUnqualifiedType(E->getType(), RT);
-        bool Movable =
-            RD && RD->hasDefinition() &&
-            (RD->hasMoveConstructor() || RD->needsImplicitMoveConstructor() ||
-             RD->hasCopyConstructorWithConstParam());
-        if (!SameType || !Movable) {
-          B.skipped(RS->getBeginLoc(), Pr,
-                    "the returned object cannot pass through a watch "
-                    "unchanged",
-                    "sonde-unsupported");
-          continue;
-        }
       }
       if (G.empty()) {
         B.wrapExpr(E, "::sonde::passValue(" + R.Var + ", ", ")", Pr.Index);
@@ -803,8 +880,15 @@ public:
     };
     // Parameters fire at entry.
     for (const ParmVarDecl *PV : F.FD->parameters()) {
-      if (!Selected(PV) || PV->isParameterPack())
+      if (!Selected(PV))
         continue;
+      if (PV->isParameterPack()) {
+        // No one statement can watch each element of a pack.
+        B.skipped(PV->getLocation(), Pr,
+                  "'" + PV->getName() + "' is a parameter pack",
+                  "sonde-unsupported");
+        continue;
+      }
       SiteRef R = site(B, Pr, F, PV, PV->getLocation(), F.Body, true, Fx);
       Code T(" ");
       T += watchStmt(R, B.guard(Pr, F, R), PV->getName(),
@@ -837,9 +921,14 @@ private:
     const Expr *Init = VD->getInit();
     if (!Init)
       return false;
+    // `T x;` is default-initialization, whatever its init style says (a
+    // class with a constructor is `callinit`, and so is `va_list ap;`): a
+    // trivial class holds indeterminate values. `T x = T();` and `T x{}`
+    // are written.
     if (auto *CE = dyn_cast<CXXConstructExpr>(Init->IgnoreImplicit()))
       if (CE->getNumArgs() == 0 && !CE->isListInitialization() &&
-          VD->getInitStyle() == VarDecl::CInit)
+          !isa<CXXTemporaryObjectExpr>(CE) &&
+          CE->getParenOrBraceRange().isInvalid())
         return false;
     return true;
   }
@@ -880,10 +969,13 @@ private:
     };
     if (B.isStatementPosition(Fx, DS)) {
       if (Static) {
-        // A static local is initialized once: record that once.
+        // A static local is initialized once: record that once; a
+        // thread_local one once per thread, as it is initialized.
         SiteRef R = site(B, Pr, F, V, Loc, DS, false, Fx);
         RideAlong A = rideAlong(B, Fx, Pr, F, DS, false, Loc);
-        Code T("static const bool sonde_once_" + R.Tag + " = (");
+        bool PerThread = cast<VarDecl>(V)->getTLSKind() != VarDecl::TLS_None;
+        Code T(std::string(PerThread ? "thread_local" : "static") +
+               " const bool sonde_once_" + R.Tag + " = (");
         T += watchAsExpr(R, B.guard(Pr, F, R), V->getName(), A);
         T += ", true); (void)sonde_once_" + R.Tag + ";";
         B.afterStatement(Fx, DS, T, Pr.Index);
@@ -985,16 +1077,40 @@ private:
                 "sonde-unsupported");
       return;
     }
-    SiteRef R = site(B, Pr, F, V, Loc, N, false, Fx);
-    if (!Pr.Q.Context.empty() || !Pr.When.empty() || Pr.Every > 1 ||
-        !Pr.Q.Captures.empty() || !Pr.Args.empty()) {
+    if (isGuarded(Pr) || !Pr.Q.Captures.empty() || !Pr.Args.empty()) {
       B.skipped(Loc, Pr,
                 "a guarded watch or one with captures cannot go inside an "
                 "expression",
                 "sonde-unsupported");
       return;
     }
-    B.wrapExpr(E, "::sonde::passRef(" + R.Var + ", ", ")", Pr.Index);
+    // passRef binds the written lvalue to a reference: a bit-field (a
+    // structured binding of one) cannot be bound.
+    if (E->refersToBitField()) {
+      B.skipped(Loc, Pr,
+                "'" + V->getName() +
+                    "' is a bit-field written inside an expression",
+                "sonde-unsupported");
+      return;
+    }
+    QualType T = E->getType();
+    // An assignment operator that returns void or a class by value
+    // (`std::atomic`'s `a += 1` returns the new int): the result is not the
+    // variable. A scalar result is the value written: it passes through
+    // passValue unchanged; anything else is skipped.
+    bool Scalar = !E->isGLValue() && T->isScalarType();
+    if (!E->isGLValue() && !Scalar) {
+      B.skipped(Loc, Pr,
+                "the write of '" + V->getName() +
+                    "' inside an expression does not yield the variable",
+                "sonde-unsupported");
+      return;
+    }
+    SiteRef R = site(B, Pr, F, V, Loc, N, false, Fx);
+    B.wrapExpr(E,
+               (Scalar ? "::sonde::passValue(" : "::sonde::passRef(") + R.Var +
+                   ", ",
+               ")", Pr.Index);
   }
 };
 
@@ -1069,6 +1185,45 @@ bool hasTemporary(const Stmt *St) {
   return false;
 }
 
+/// Whether wrapping constexpr call `CE` could change what compiles: its
+/// value initializes a const integral variable (usable in constant
+/// expressions: `const int n = sq(3); std::array<int, n> a;`) or sits in a
+/// braced initializer (where a constant that fits is not narrowing).
+bool constantUse(const PlanBuilder &B, const FunctionFacts &Fx,
+                 const CallExpr *CE) {
+  const FunctionDecl *FD = CE->getDirectCallee();
+  if (FD && !FD->isConstexpr())
+    return false;
+  if (!FD && !CE->isValueDependent())
+    return false;
+  // Only a call that is a constant expression here (a lambda's operator()
+  // is constexpr too, but `[&] { return n * 2; }()` is not constant);
+  // inside a template, where that is not known, be careful.
+  if (!CE->isValueDependent() && !CE->isCXX11ConstantExpr(B.Ctx))
+    return false;
+  for (const Stmt *Cur = CE, *Par = B.parent(Fx, CE); Par;
+       Cur = Par, Par = B.parent(Fx, Par)) {
+    if (isa<InitListExpr>(Par))
+      return true;
+    if (auto *C = dyn_cast<CXXConstructExpr>(Par))
+      if (C->isListInitialization())
+        return true;
+    if (auto *DS = dyn_cast<DeclStmt>(Par)) {
+      for (const Decl *D : DS->decls())
+        if (auto *V = dyn_cast<VarDecl>(D))
+          if (V->getInit() == Cur) {
+            QualType T = V->getType();
+            return T.isConstQualified() && !T.isVolatileQualified() &&
+                   (T->isIntegralOrEnumerationType() || T->isDependentType());
+          }
+      return false;
+    }
+    if (!isa<Expr>(Par))
+      return false;
+  }
+  return false;
+}
+
 /// Calls `Visit(CE, Qualified, Short)` for each call in the host function
 /// that the probe's callee glob selects and that can be instrumented; the
 /// others get a note. With `Written`, a qualified glob may also match the
@@ -1109,6 +1264,14 @@ void forEachCall(PlanBuilder &B, const FunctionFacts &Fx, const Probe &Pr,
     if (!B.editable(CE)) {
       B.skipped(CE->getBeginLoc(), Pr,
                 "call of '" + Short + "' is a macro expansion", "sonde-macro");
+      continue;
+    }
+    if (constantUse(B, Fx, CE)) {
+      B.skipped(CE->getBeginLoc(), Pr,
+                "call of constexpr '" + Short +
+                    "' initializes a constant or a braced initializer "
+                    "(wrapped, it would no longer be a constant expression)",
+                "sonde-constexpr");
       continue;
     }
     Visit(CE, Callee, Short);
@@ -1181,7 +1344,30 @@ private:
     if (auto *DS = dyn_cast_or_null<DeclStmt>(Par))
       if (auto *VD = dyn_cast_or_null<VarDecl>(DS->getSingleDecl()))
         Whole = !VD->getType()->isReferenceType() && VD->getInit() == N;
+    // A call that never returns (exit, longjmp, abort) would leave its
+    // region open, and wrapping it hides [[noreturn]] from g++'s flow
+    // analysis (-Winfinite-recursion, -Wreturn-type under -Werror).
+    if (const FunctionDecl *FD = CE->getDirectCallee();
+        FD && FD->isNoReturn()) {
+      B.skipped(CE->getBeginLoc(), Pr,
+                "call of '" + Short + "' does not return", "sonde-unsupported");
+      return;
+    }
     RideAlong A = rideAlong(B, Fx, Pr, F, CE, false, CE->getBeginLoc());
+    // Nested in a larger expression, a lambda runs exactly the call: decide
+    // before the site exists (a skipped site would be an unused variable).
+    if (!Whole) {
+      std::string Why = whyNotWrappable(CE);
+      if (Why.empty() && !A.empty())
+        Why = "captures and args need the call as a statement of its own";
+      if (!Why.empty()) {
+        B.skipped(CE->getBeginLoc(), Pr,
+                  "call of '" + Short +
+                      "' inside an expression cannot be wrapped safely: " + Why,
+                  "sonde-unsupported");
+        return;
+      }
+    }
     SiteRef R = B.addSite(Pr, F, "region", Name, "call:" + Short,
                           CE->getBeginLoc(), Short + "()", "", A.Names);
     Code G = B.guard(Pr, F, R);
@@ -1203,22 +1389,6 @@ private:
       }
       Open += "), ";
       B.wrapExpr(CE, Open, ")", Pr.Index);
-      return;
-    }
-    // Nested in a larger expression: a lambda runs exactly the call.
-    const FunctionDecl *FD = CE->getDirectCallee();
-    bool RefResult = FD ? FD->getReturnType()->isReferenceType()
-                        : CE->getType()->isDependentType();
-    bool QualifiedThisCall = false;
-    if (auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
-      if (auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens()))
-        QualifiedThisCall = ME->isImplicitAccess() && ME->hasQualifier();
-    if (CE->containsUnexpandedParameterPack() || mentionsBinding(CE) ||
-        (RefResult && hasTemporary(CE)) || !A.empty() || QualifiedThisCall) {
-      B.skipped(CE->getBeginLoc(), Pr,
-                "call of '" + Short +
-                    "' inside an expression cannot be wrapped safely",
-                "sonde-unsupported");
       return;
     }
     Code Open("::sonde::call(");
@@ -1259,8 +1429,16 @@ public:
     if (A.Meta == MetaKind::Enter) {
       Starts.push_back({F.Body, nullptr, F.FD->getLocation()});
     } else if (A.Meta == MetaKind::LoopVar) {
-      for (const Stmt *L : selectLoops(B, Fx, A))
+      for (const Stmt *L : selectLoops(B, Fx, A)) {
+        if (jumpedInto(B, Fx, L)) {
+          B.skipped(L->getBeginLoc(), Pr,
+                    "a 'case' or label inside the loop is jumped to from "
+                    "outside it",
+                    "sonde-unsupported");
+          continue;
+        }
         Starts.push_back({loopBody(L), nullptr, L->getBeginLoc()});
+      }
     } else if (A.Kind == TargetKind::Variable) {
       for (const Stmt *W : writesOf(B, Fx, A.Name)) {
         if (isa_and_nonnull<CompoundStmt>(B.parent(Fx, W)))

@@ -10,6 +10,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 
@@ -104,6 +105,8 @@ std::optional<unsigned> PlanBuilder::afterStmt(const Stmt *St) const {
       Last = L->getSubStmt();
     else if (auto *C = dyn_cast<SwitchCase>(Last))
       Last = C->getSubStmt();
+    else if (auto *A = dyn_cast<AttributedStmt>(Last))
+      Last = A->getSubStmt();
     else
       break;
   }
@@ -143,6 +146,19 @@ void walk(FunctionFacts &Fx, const Stmt *St, const Stmt *Parent) {
   if (auto *L = dyn_cast<LambdaExpr>(St)) {
     for (const Expr *Init : L->capture_inits())
       walk(Fx, Init, St);
+    return;
+  }
+  // `a < b` through a defaulted `<=>` is rewritten into `(a <=> b) < 0`:
+  // the calls of that form are not written anywhere (their ranges cover
+  // half an operator). Walk only the operands. Likewise the syntactic
+  // form of a pseudo-object expression.
+  if (auto *RB = dyn_cast<CXXRewrittenBinaryOperator>(St)) {
+    walk(Fx, RB->getLHS(), St);
+    walk(Fx, RB->getRHS(), St);
+    return;
+  }
+  if (auto *PO = dyn_cast<PseudoObjectExpr>(St)) {
+    walk(Fx, PO->getSyntacticForm(), St);
     return;
   }
   // A range-for's begin/end/++/* calls are implicit: walk only what the
@@ -188,6 +204,10 @@ bool PlanBuilder::isUnbracedBody(const FunctionFacts &Fx,
   if (isa<CompoundStmt>(St))
     return false;
   const Stmt *Par = parent(Fx, St);
+  // `if (c) [[unlikely]] return x;`: the statement under the attributes is
+  // the body, and is braced inside them (`[[unlikely]] { ... }`).
+  if (isa_and_nonnull<AttributedStmt>(Par))
+    return isUnbracedBody(Fx, Par);
   if (auto *If = dyn_cast_or_null<IfStmt>(Par))
     return If->getThen() == St || If->getElse() == St;
   if (auto *F = dyn_cast_or_null<ForStmt>(Par))
@@ -208,6 +228,8 @@ bool PlanBuilder::isStatementPosition(const FunctionFacts &Fx,
     return false;
   if (isa<CompoundStmt>(Par))
     return true;
+  if (isa<AttributedStmt>(Par))
+    return isStatementPosition(Fx, Par);
   if (auto *L = dyn_cast<LabelStmt>(Par))
     return L->getSubStmt() == St;
   if (auto *C = dyn_cast<SwitchCase>(Par))
@@ -427,8 +449,17 @@ bool PlanBuilder::brace(const Stmt *St) {
   return true;
 }
 
+/// A body without the attributes before it (`[[likely]] stmt`): braces
+/// go inside them.
+static const Stmt *underAttributes(const Stmt *Body) {
+  while (auto *A = dyn_cast_or_null<AttributedStmt>(Body))
+    Body = A->getSubStmt();
+  return Body;
+}
+
 bool PlanBuilder::atBlockStart(const FunctionFacts &Fx, const Stmt *Body,
                                int Rank, Code Text, unsigned ProbeIndex) {
+  Body = underAttributes(Body);
   if (auto *C = dyn_cast<CompoundStmt>(Body)) {
     if (!editable(C->getLBracLoc()))
       return false;
@@ -459,6 +490,7 @@ bool PlanBuilder::atBlockStart(const FunctionFacts &Fx, const Stmt *Body,
 
 bool PlanBuilder::atBlockEnd(const FunctionFacts &Fx, const Stmt *Body,
                              Code Text, unsigned ProbeIndex) {
+  Body = underAttributes(Body);
   if (auto *C = dyn_cast<CompoundStmt>(Body)) {
     if (!editable(C->getRBracLoc()))
       return false;
@@ -566,7 +598,18 @@ void PlanBuilder::note(SourceLocation L, SourceNote::Level Lvl,
 
 void PlanBuilder::skipped(SourceLocation L, const Probe &Pr, const Twine &Why,
                           StringRef Flag) {
-  note(L, SourceNote::Warning, "probe '" + Pr.At + "' skipped: " + Why, Flag);
+  // Code that `#include` brings into a function body is not the main
+  // file's text either; say so rather than blame a macro.
+  std::string Text = Why.str();
+  SourceLocation E = SM.getExpansionLoc(L);
+  if (Flag == "sonde-macro" && L.isFileID() && E.isValid() &&
+      !SM.isInMainFile(E)) {
+    StringRef T(Text);
+    if (T.consume_back(" is a macro expansion"))
+      Text = (T + " is in an included file").str();
+    Flag = "sonde-include";
+  }
+  note(L, SourceNote::Warning, "probe '" + Pr.At + "' skipped: " + Text, Flag);
 }
 
 Plan PlanBuilder::finish() {
@@ -703,6 +746,31 @@ public:
   std::vector<FunctionDecl *> Found;
 };
 
+/// Whether `FD` replaces or overloads what every allocation goes through:
+/// a namespace-scope `operator new`/`delete` (any form) or a C allocator
+/// (`malloc`, `free`, ...) defined with C linkage. Class-specific
+/// `operator new` is instrumented: the runtime never allocates through it.
+bool isAllocator(const FunctionDecl *FD) {
+  if (!FD->getDeclContext()->getRedeclContext()->isFileContext())
+    return false;
+  switch (FD->getOverloadedOperator()) {
+  case OO_New:
+  case OO_Delete:
+  case OO_Array_New:
+  case OO_Array_Delete:
+    return true;
+  default:
+    break;
+  }
+  if (!FD->isExternC() || !FD->getDeclName().isIdentifier())
+    return false;
+  return StringSwitch<bool>(FD->getName())
+      .Cases("malloc", "calloc", "realloc", "free", "aligned_alloc", true)
+      .Cases("posix_memalign", "memalign", "valloc", "pvalloc", true)
+      .Cases("reallocarray", "malloc_usable_size", true)
+      .Default(false);
+}
+
 /// Why a function cannot be instrumented, or "".
 std::string whyNot(const FunctionDecl *FD, const PlanBuilder &B,
                    std::string &Flag) {
@@ -715,6 +783,17 @@ std::string whyNot(const FunctionDecl *FD, const PlanBuilder &B,
     Flag = "sonde-constexpr";
     return FD->isConsteval() ? "function is consteval"
                              : "function is constexpr";
+  }
+  if (isAllocator(FD)) {
+    // The runtime allocates while it starts and registers sites: a probe
+    // in the allocator would re-enter it (a deadlock on the first record).
+    Flag = "sonde-allocator";
+    return "function is a global allocation function";
+  }
+  if (FD->hasAttr<NakedAttr>()) {
+    // A naked function's body may only hold asm: no prologue, no locals.
+    Flag = "sonde-unsupported";
+    return "function is naked";
   }
   const Stmt *Body = FD->getBody();
   if (isa<CoroutineBodyStmt>(Body)) {

@@ -52,6 +52,13 @@ config.substitutions.insert(0, (
     "%check-insertions %s %t.cpp && %syntax-clang %t.cpp && "
     "%syntax-gcc %t.cpp"))
 
+# The same in C++20 (concepts, <=>, [[likely]], consteval, template lambdas).
+config.substitutions.insert(0, (
+    "%instrument20",
+    "%spec && %sonde-rewrite --spec %t.yaml %s -- -std=c++20 > %t.cpp 2> %t.err && "
+    "%check-insertions %s %t.cpp && %syntax-clang -std=c++20 %t.cpp && "
+    "%syntax-gcc -std=c++20 %t.cpp"))
+
 # The plugin front door (test/lit/plugin/ and exec cases run through both
 # front doors): `%sonde-plugin` is the -fplugin flag, `%build-plugin` a
 # compile like %build-clang that instruments in process. Feature

@@ -1245,8 +1245,9 @@ public:
       using U = std::remove_reference_t<T>;
       if constexpr (watchable<U>() && !std::is_volatile<U>::value) {
         if (I < MaxArgs) {
-          Slots[I] = Slot{&V, &writeOne<U>, uint32_t(maxOne<U>())};
+          Slots[I] = Slot{&V, &writeOne<U>};
           Filled |= uint32_t(1) << I;
+          ArgBytes += uint32_t(maxOne<U>());
         }
       }
       if (--Remaining == 0)
@@ -1288,7 +1289,6 @@ private:
   struct Slot {
     const void *P;
     Writer Write;
-    uint32_t Max;
   };
   template <class U>
   static void writeOne(ValueWriter &W, const void *P, Summary S) noexcept {
@@ -1318,10 +1318,10 @@ private:
     rt::ThreadState *T = rt::detail::thread();
     Call = (uint64_t(T->Index) << 40) |
            (++rt::detail::ApiCalls & ((uint64_t(1) << 40) - 1));
-    uint32_t Max = HeadBytes + 9 + 5 + Total;
-    for (uint32_t I = 0; I < Total && I < MaxArgs; ++I)
-      if (Filled >> I & 1)
-        Max += Slots[I].Max;
+    // The bound of the arguments was summed as they passed: reading it back
+    // from Slots here made g++ -Wmaybe-uninitialized (an error under
+    // -Werror) suspect the slots left unfilled.
+    uint32_t Max = HeadBytes + 9 + 5 + Total + ArgBytes;
     Max = rt::detail::align8(Max < MaxRecord ? Max : MaxRecord);
     uint64_t Tsc = now();
     char *P = rt::detail::reserve(T, Max);
@@ -1396,6 +1396,7 @@ private:
   uint64_t Call = 0;
   Summary Sum = Summary::Default; ///< `args:` of the spec entry
   uint32_t Filled = 0;            ///< bit I: Slots[I] holds argument I
+  uint32_t ArgBytes = 0;          ///< the bound of the filled slots' values
   Slot Slots[MaxArgs]; ///< left uninitialized: filled as arguments pass
 };
 

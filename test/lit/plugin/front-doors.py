@@ -64,7 +64,10 @@ def check(a, case, work):
     os.makedirs(work, exist_ok=True)
     yaml = os.path.join(work, "spec.yaml")
     open(yaml, "w").write(spec)
-    std = ["-std=c++17", "-iquote", origin]  # the snapshot's "..." includes
+    # `// STD: c++20` in a case: the standard both front doors compile with.
+    m = re.search(r"^// STD: *(\S+)$", text, re.M)
+    std = ["-std=" + (m.group(1) if m else "c++17"),
+           "-iquote", origin]  # the snapshot's "..." includes
     link = ["-L" + a.lib, "-lsonde", "-Wl,-rpath," + a.lib]
 
     # Front door 1: rewrite, then compile the copy.
