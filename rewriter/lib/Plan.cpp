@@ -826,6 +826,18 @@ Expected<Plan> computePlan(ASTContext &Ctx, const Spec &S,
                            const PlanOptions &Opts) {
   const SourceManager &SM = Ctx.getSourceManager();
   std::string File = Opts.FileName.empty() ? fileName(SM) : Opts.FileName;
+  // A copy that sonde already instrumented would get every site a second
+  // time, under the same stable names: redefinitions, reported as a sonde
+  // bug. Found when a build listed one file in two targets (fmt's os.cc).
+  StringRef Text = SM.getBufferData(SM.getMainFileID());
+  size_t Mark = Text.find("static ::sonde::Site sonde_site_");
+  if (Mark != StringRef::npos)
+    return createStringError(
+        inconvertibleErrorCode(),
+        "'%s' is already instrumented by sonde (line %u holds its site "
+        "descriptors): instrument the original source, not an instrumented "
+        "copy",
+        File.c_str(), unsigned(Text.take_front(Mark).count('\n') + 1));
   PlanBuilder B(Ctx, S, File);
   FunctionCollector Collect(SM);
   Collect.TraverseDecl(Ctx.getTranslationUnitDecl());

@@ -175,7 +175,8 @@ public:
     Opts.FileName = R.Path;
     Expected<Plan> P = computePlan(Ctx, S, Opts);
     if (!P) {
-      R.Diagnostics += toString(P.takeError()) + "\n";
+      R.Diagnostics +=
+          "sonde-rewrite: error: " + toString(P.takeError()) + "\n";
       R.SourceError = true;
       return;
     }

@@ -8,7 +8,7 @@
 // RUN: sh -c '%sonde-rewrite --spec %t.yaml %s -- -std=c++11 > %t.cpp 2> %t.err; echo "exit $?"' | FileCheck %s --check-prefix=EXIT
 // EXIT: exit 2
 // RUN: FileCheck %s --input-file %t.err --check-prefix=REFUSED
-// REFUSED: instrumented code needs C++17 or later, and '{{.*}}cxx11.cpp' is compiled as c++11: compile it with -std=c++17
+// REFUSED: sonde-rewrite: error: instrumented code needs C++17 or later, and '{{.*}}cxx11.cpp' is compiled as c++11: compile it with -std=c++17
 // RUN: sh -c '%sonde-rewrite --spec %t.yaml %s -- -std=c++17 > /dev/null; echo "exit $?"' | FileCheck %s --check-prefix=OK
 // OK: exit 0
 //
