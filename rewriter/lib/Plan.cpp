@@ -742,8 +742,23 @@ public:
     Found.push_back(FD);
     return true;
   }
+  /// Site descriptors that sonde inserted (`static ::sonde::Site
+  /// sonde_site_...`): the file is an instrumented copy. Declarations, not
+  /// text, so a comment that quotes one does not count.
+  bool VisitVarDecl(VarDecl *VD) {
+    if (SiteDescriptor.isValid() || !VD->getName().starts_with("sonde_site_"))
+      return true;
+    const CXXRecordDecl *RD = VD->getType()->getAsCXXRecordDecl();
+    if (!RD || RD->getQualifiedNameAsString() != "sonde::Site")
+      return true;
+    SourceLocation L = SM.getExpansionLoc(VD->getLocation());
+    if (SM.isInMainFile(L))
+      SiteDescriptor = L;
+    return true;
+  }
   const SourceManager &SM;
   std::vector<FunctionDecl *> Found;
+  SourceLocation SiteDescriptor;
 };
 
 /// Whether `FD` replaces or overloads what every allocation goes through:
@@ -826,21 +841,19 @@ Expected<Plan> computePlan(ASTContext &Ctx, const Spec &S,
                            const PlanOptions &Opts) {
   const SourceManager &SM = Ctx.getSourceManager();
   std::string File = Opts.FileName.empty() ? fileName(SM) : Opts.FileName;
+  PlanBuilder B(Ctx, S, File);
+  FunctionCollector Collect(SM);
+  Collect.TraverseDecl(Ctx.getTranslationUnitDecl());
   // A copy that sonde already instrumented would get every site a second
   // time, under the same stable names: redefinitions, reported as a sonde
   // bug. Found when a build listed one file in two targets (fmt's os.cc).
-  StringRef Text = SM.getBufferData(SM.getMainFileID());
-  size_t Mark = Text.find("static ::sonde::Site sonde_site_");
-  if (Mark != StringRef::npos)
+  if (Collect.SiteDescriptor.isValid())
     return createStringError(
         inconvertibleErrorCode(),
         "'%s' is already instrumented by sonde (line %u holds its site "
         "descriptors): instrument the original source, not an instrumented "
         "copy",
-        File.c_str(), unsigned(Text.take_front(Mark).count('\n') + 1));
-  PlanBuilder B(Ctx, S, File);
-  FunctionCollector Collect(SM);
-  Collect.TraverseDecl(Ctx.getTranslationUnitDecl());
+        File.c_str(), SM.getExpansionLineNumber(Collect.SiteDescriptor));
 
   std::vector<HostFunction> Hosts;
   Hosts.reserve(Collect.Found.size());
