@@ -86,8 +86,8 @@ void addApi(Totals &T, std::vector<size_t> &BySite,
             OpenCalls &Open, const SiteInfo &S, const Event &E) {
   size_t &I = BySite[E.Site];
   if (I == ~size_t(0)) {
-    auto [It, New] = Index.emplace(std::make_pair(S.Name, S.Function),
-                                   T.Apis.size());
+    auto [It, New] =
+        Index.emplace(std::make_pair(S.Name, S.Function), T.Apis.size());
     if (New) {
       T.Apis.emplace_back();
       T.Apis.back().Function = S.Name;
@@ -118,8 +118,8 @@ void addState(Totals &T, std::vector<size_t> &BySite,
               const SiteInfo &S, const Event &E) {
   size_t &I = BySite[E.Site];
   if (I == ~size_t(0)) {
-    auto [It, New] = Index.emplace(std::make_pair(S.Name, S.Function),
-                                   T.States.size());
+    auto [It, New] =
+        Index.emplace(std::make_pair(S.Name, S.Function), T.States.size());
     if (New) {
       T.States.emplace_back();
       T.States.back().Name = S.Name;
@@ -322,9 +322,9 @@ void printSummary(const std::vector<Trace> &Traces, std::FILE *Out) {
         Max = shortValue(B);
       }
       std::fprintf(Out, "%-16s %-22s %9llu %13s %12s %12s %12s\n",
-                   W.Name.c_str(), W.Func.c_str(),
-                   (unsigned long long)W.Count, shortValue(*W.First).c_str(),
-                   shortValue(*W.Last).c_str(), Min.c_str(), Max.c_str());
+                   W.Name.c_str(), W.Func.c_str(), (unsigned long long)W.Count,
+                   shortValue(*W.First).c_str(), shortValue(*W.Last).c_str(),
+                   Min.c_str(), Max.c_str());
     }
   }
   if (!T.Apis.empty()) {

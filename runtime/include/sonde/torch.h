@@ -34,7 +34,7 @@
 #endif
 
 #include "containers.h" // beside this header too
-#include "sonde.h" // beside this header: the plugin needs no -I
+#include "sonde.h"      // beside this header: the plugin needs no -I
 
 #include <type_traits>
 #include <utility>
