@@ -502,6 +502,18 @@ bool jumpedInto(const PlanBuilder &B, const FunctionFacts &Fx, const Stmt *L) {
   return false;
 }
 
+/// Skips loop `L` for probe `Pr`, with the note, when a jump from outside
+/// lands in its body (see jumpedInto).
+bool skipIfJumpedInto(PlanBuilder &B, const FunctionFacts &Fx, const Stmt *L,
+                      const Probe &Pr) {
+  if (!jumpedInto(B, Fx, L))
+    return false;
+  B.skipped(L->getBeginLoc(), Pr,
+            "a 'case' or label inside the loop is jumped to from outside it",
+            "sonde-unsupported");
+  return true;
+}
+
 class LoopKind : public SelectorKind {
 public:
   const char *name() const override { return "loop"; }
@@ -520,13 +532,8 @@ public:
                   "sonde-macro");
         continue;
       }
-      if (jumpedInto(B, Fx, L)) {
-        B.skipped(L->getBeginLoc(), Pr,
-                  "a 'case' or label inside the loop is jumped to from "
-                  "outside it",
-                  "sonde-unsupported");
+      if (skipIfJumpedInto(B, Fx, L, Pr))
         continue;
-      }
       const Stmt *Body = loopBody(L);
       bool End = I.Meta == MetaKind::EndLoopVar;
       if (Pr.Sec == Section::Watches || End)
@@ -1430,13 +1437,8 @@ public:
       Starts.push_back({F.Body, nullptr, F.FD->getLocation()});
     } else if (A.Meta == MetaKind::LoopVar) {
       for (const Stmt *L : selectLoops(B, Fx, A)) {
-        if (jumpedInto(B, Fx, L)) {
-          B.skipped(L->getBeginLoc(), Pr,
-                    "a 'case' or label inside the loop is jumped to from "
-                    "outside it",
-                    "sonde-unsupported");
+        if (skipIfJumpedInto(B, Fx, L, Pr))
           continue;
-        }
         Starts.push_back({loopBody(L), nullptr, L->getBeginLoc()});
       }
     } else if (A.Kind == TargetKind::Variable) {
