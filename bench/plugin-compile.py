@@ -87,7 +87,7 @@ def pairs(n, plain, plugin, cwd, label):
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("build")
-    p.add_argument("--pairs", type=int, default=5)
+    p.add_argument("--pairs", type=int, default=7)
     p.add_argument("--source", default=os.path.join(ROOT, "examples/mnist/mnist.cpp"))
     p.add_argument("--spec", default=os.path.join(ROOT, "examples/mnist/probes.yaml"))
     p.add_argument("--clang", default="clang++-19")

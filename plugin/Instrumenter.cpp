@@ -170,6 +170,11 @@ std::shared_ptr<CompilerInvocation> nestedInvocation(CompilerInstance &CI) {
   FO.FixItSuffix.clear();
   Inv->getDependencyOutputOpts() = DependencyOutputOptions();
   Inv->getDiagnosticOpts().DiagnosticSerializationFile.clear();
+  // Its diagnostics are swallowed: let Sema skip the analyses that only
+  // serve warnings and typo correction.
+  Inv->getDiagnosticOpts().IgnoreWarnings = true;
+  Inv->getDiagnosticOpts().Warnings.clear();
+  Inv->getLangOpts().SpellChecking = false;
   return Inv;
 }
 
