@@ -37,24 +37,41 @@ struct CaughtSignal {
   const char *How;
 };
 constexpr CaughtSignal Caught[] = {
-    {SIGINT, "signal:SIGINT"},   {SIGTERM, "signal:SIGTERM"},
-    {SIGSEGV, "crash:SIGSEGV"},  {SIGBUS, "crash:SIGBUS"},
-    {SIGABRT, "crash:SIGABRT"},  {SIGFPE, "crash:SIGFPE"},
+    {SIGINT, "signal:SIGINT"},  {SIGTERM, "signal:SIGTERM"},
+    {SIGSEGV, "crash:SIGSEGV"}, {SIGBUS, "crash:SIGBUS"},
+    {SIGABRT, "crash:SIGABRT"}, {SIGFPE, "crash:SIGFPE"},
     {SIGILL, "crash:SIGILL"},
 };
 
-uint64_t parseSize(const char *S, uint64_t Default) {
+/// A byte count with an optional K, M or G suffix; `Default` if it does not
+/// start with a digit.
+uint64_t parseBytes(const char *S, uint64_t Default) {
   char *End = nullptr;
   unsigned long long V = std::strtoull(S, &End, 10);
   if (End == S)
     return Default;
   switch (*End) {
-  case 'k': case 'K': V <<= 10; break;
-  case 'm': case 'M': V <<= 20; break;
-  case 'g': case 'G': V <<= 30; break;
-  default: break;
+  case 'k':
+  case 'K':
+    V <<= 10;
+    break;
+  case 'm':
+  case 'M':
+    V <<= 20;
+    break;
+  case 'g':
+  case 'G':
+    V <<= 30;
+    break;
+  default:
+    break;
   }
-  // A power of two between 64 KiB and 1 GiB.
+  return V;
+}
+
+/// A ring size: a power of two between 64 KiB and 1 GiB.
+uint64_t parseSize(const char *S, uint64_t Default) {
+  uint64_t V = parseBytes(S, Default);
   uint64_t P = 64u << 10;
   while (P < V && P < (1ull << 30))
     P <<= 1;
@@ -74,6 +91,8 @@ void readConfig() {
     TheConfig.DropWhenFull = std::strcmp(V, "drop") == 0;
   if (const char *V = std::getenv("SONDE_BUFFER_SIZE"))
     TheConfig.RingBytes = parseSize(V, TheConfig.RingBytes);
+  if (const char *V = std::getenv("SONDE_MAX_BYTES"))
+    TheConfig.MaxBytes = parseBytes(V, 0);
   if (const char *V = std::getenv("SONDE_OUTPUT"); V && *V) {
     std::strncpy(TheConfig.OutputDir, V, sizeof TheConfig.OutputDir - 1);
     TheConfig.OutputDir[sizeof TheConfig.OutputDir - 1] = '\0';

@@ -38,6 +38,8 @@ struct ThreadRecord {
   bool Announced = false;
   uint32_t AnnouncedName = 0;
   uint64_t WrittenDropped = 0;
+  /// Records of this thread the writer dropped past SONDE_MAX_BYTES.
+  uint64_t CapDropped = 0;
 };
 
 /// Settings read once from the environment at first use.
@@ -45,7 +47,8 @@ struct Config {
   bool DropWhenFull = false;     ///< SONDE_ON_FULL=drop
   uint64_t RingBytes = 4u << 20; ///< SONDE_BUFFER_SIZE, a power of two
   char OutputDir[1024] = ".";    ///< SONDE_OUTPUT
-  uint64_t StartNs = 0; ///< CLOCK_REALTIME at first use (or at fork)
+  uint64_t MaxBytes = 0;         ///< SONDE_MAX_BYTES; 0: no cap
+  uint64_t StartNs = 0;          ///< CLOCK_REALTIME at first use (or at fork)
 };
 
 /// Initializes the runtime once: environment, signal handlers, fork and exit

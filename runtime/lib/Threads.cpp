@@ -44,7 +44,6 @@ void onThreadExit(void *P) {
 
 void makeKey() { pthread_key_create(&ExitKey, onThreadExit); }
 
-
 ThreadRecord *allocate() {
   const Config &C = config();
   auto *R = new (std::nothrow) ThreadRecord;
@@ -138,6 +137,7 @@ ThreadState *attachThread(const char &) noexcept {
   pthread_getname_np(pthread_self(), R->Name, sizeof R->Name);
   R->Announced = false;
   R->WrittenDropped = 0;
+  R->CapDropped = 0;
   if (Fresh) {
     ThreadRecord *Old = Head.load(std::memory_order_relaxed);
     do
@@ -211,12 +211,12 @@ void resetThreadsInChild() noexcept {
                             std::memory_order_relaxed);
     R->Announced = false;
     R->WrittenDropped = 0;
+    R->CapDropped = 0;
     R->State.Dropped.store(0, std::memory_order_relaxed);
     if (&R->State == Mine) {
       R->Tid = static_cast<pid_t>(syscall(SYS_gettid));
       CachedTid = R->Tid;
-    } else if (R->Life.load(std::memory_order_relaxed) !=
-               ThreadRecord::Free) {
+    } else if (R->Life.load(std::memory_order_relaxed) != ThreadRecord::Free) {
       // Threads other than the forking one do not exist in the child.
       R->Life.store(ThreadRecord::Free, std::memory_order_relaxed);
     }
@@ -230,8 +230,7 @@ namespace sonde {
 void setThreadName(const char *Name) noexcept {
   if (!Name)
     return;
-  auto *R =
-      reinterpret_cast<rt::detail::ThreadRecord *>(rt::detail::thread());
+  auto *R = reinterpret_cast<rt::detail::ThreadRecord *>(rt::detail::thread());
   if (R->State.Mask == 0)
     return; // the sink
   std::strncpy(R->Name, Name, sizeof R->Name - 1);

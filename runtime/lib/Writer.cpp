@@ -57,6 +57,7 @@ struct WriterState {
   bool OpenFailed = false;
   char Out[OutCapacity];
   size_t OutLen = 0;
+  uint64_t FileBytes = 0; ///< written to the file so far
   uint32_t SitesWritten = 0;
   uint32_t NextStringId = 1;
   KeySlot Keys[KeySlots] = {};
@@ -103,8 +104,7 @@ bool acquireDrain(bool Wait) {
   pid_t Me = currentTid();
   for (unsigned Spin = 0;; ++Spin) {
     pid_t Free = 0;
-    if (DrainOwner.compare_exchange_strong(Free, Me,
-                                           std::memory_order_acquire))
+    if (DrainOwner.compare_exchange_strong(Free, Me, std::memory_order_acquire))
       return true;
     if (Free == Me || !Wait || shutDown())
       return false;
@@ -256,6 +256,7 @@ void flushOut(WriterState &W) {
     return;
   if (openFile(W))
     writeAll(W.Fd, W.Out, W.OutLen);
+  W.FileBytes += W.OutLen;
   W.OutLen = 0;
 }
 
@@ -270,8 +271,8 @@ char *beginBlock(WriterState &W, Block B) {
 }
 
 void endBlock(WriterState &W, char *End) {
-  size_t Payload = static_cast<size_t>(End - W.Out) - W.BlockStart -
-                   format::BlockHeaderSize;
+  size_t Payload =
+      static_cast<size_t>(End - W.Out) - W.BlockStart - format::BlockHeaderSize;
   uint32_t Len = static_cast<uint32_t>(Payload);
   char *L = W.Out + W.BlockStart + 1;
   for (int I = 0; I < 4; ++I)
@@ -354,8 +355,8 @@ struct KeyDefs {
   unsigned N = 0;
 };
 
-char *encodeValue(WriterState &W, const char *&In, const char *InEnd,
-                  char *P, KeyDefs &Defs, unsigned Depth = 0) {
+char *encodeValue(WriterState &W, const char *&In, const char *InEnd, char *P,
+                  KeyDefs &Defs, unsigned Depth = 0) {
   if (In >= InEnd || Depth > 32) {
     *P++ = static_cast<char>(Val::Truncated);
     In = InEnd;
@@ -467,8 +468,8 @@ inline char *putDelta(WriterState &W, char *P, uint64_t Tsc) {
 }
 
 /// Encodes one raw record; returns the new output position.
-char *encodeRecord(WriterState &W, const RecHeader &H, const char *Rec,
-                   char *P, KeyDefs &Defs) {
+char *encodeRecord(WriterState &W, const RecHeader &H, const char *Rec, char *P,
+                   KeyDefs &Defs) {
   uint64_t Tsc;
   std::memcpy(&Tsc, Rec + 8, 8);
   switch (H.Type) {
@@ -476,8 +477,8 @@ char *encodeRecord(WriterState &W, const RecHeader &H, const char *Rec,
   case RecType::RegionIt: {
     uint64_t Start;
     std::memcpy(&Start, Rec + 16, 8);
-    P = putEvent(P, H.Site, H.Type == RecType::Region ? Ev::Region
-                                                      : Ev::RegionIt);
+    P = putEvent(P, H.Site,
+                 H.Type == RecType::Region ? Ev::Region : Ev::RegionIt);
     P = putDelta(W, P, Tsc);
     P = putVarint(P, Tsc >= Start ? Tsc - Start : 0);
     P = putVarint(P, H.Aux);
@@ -555,6 +556,7 @@ uint64_t drainRing(WriterState &W, ThreadRecord &R, uint64_t Lag) {
   uint64_t Start = Pos;
   char *P = nullptr;
   size_t BlockBytes = 0;
+  const uint64_t Cap = config().MaxBytes;
   while (Pos < Stop) {
     const char *Rec = T.Data + (Pos & T.Mask);
     RecHeader H;
@@ -570,6 +572,15 @@ uint64_t drainRing(WriterState &W, ThreadRecord &R, uint64_t Lag) {
     if (H.Size < 16 || H.Size > Pub - Pos) { // corrupt: skip the rest
       Pos = Pub;
       break;
+    }
+    // SONDE_MAX_BYTES: past the cap a record is counted, not written (the
+    // file may exceed it by one record and the closing blocks).
+    if (Cap &&
+        W.FileBytes + (W.InBlock ? static_cast<size_t>(P - W.Out) : W.OutLen) >=
+            Cap) {
+      ++R.CapDropped;
+      Pos += H.Size;
+      continue;
     }
     // Room for the worst case: a value re-encoded from raw can grow by a
     // varint per element, bounded by twice the raw size.
@@ -637,7 +648,7 @@ uint64_t drainRing(WriterState &W, ThreadRecord &R, uint64_t Lag) {
   closeEvents(W, P);
   // Release: the producer reuses the space only after we are done reading.
   T.Consumed.store(Pos, std::memory_order_release);
-  uint64_t Dropped = T.Dropped.load(std::memory_order_relaxed);
+  uint64_t Dropped = T.Dropped.load(std::memory_order_relaxed) + R.CapDropped;
   if (Dropped != R.WrittenDropped) {
     char *Q = beginBlock(W, Block::Dropped);
     Q = putVarint(Q, T.Index);
@@ -737,7 +748,9 @@ void *writerMain(void *) {
       double NsPerByte = double(Elapsed) / double(Moved);
       double FillNs = double(Quarter - Left) * NsPerByte;
       uint64_t Us = static_cast<uint64_t>(FillNs / 2000);
-      Wait = std::chrono::microseconds(Us < 200 ? 200 : Us > 20000 ? 20000 : Us);
+      Wait = std::chrono::microseconds(Us < 200     ? 200
+                                       : Us > 20000 ? 20000
+                                                    : Us);
     }
     C.Wake.wait_for(G, Wait, [&] { return C.Stop || WakeRequested.load(); });
     if (C.Stop)
@@ -830,7 +843,7 @@ void finishTrace(const char *How) noexcept {
     if (R->Life.load(std::memory_order_acquire) == ThreadRecord::Free)
       continue;
     ThreadState &T = R->State;
-    DroppedTotal += T.Dropped.load(std::memory_order_relaxed);
+    DroppedTotal += T.Dropped.load(std::memory_order_relaxed) + R->CapDropped;
     uint32_t Depth = T.Depth < MaxDepth ? T.Depth : MaxDepth;
     if (Depth && !R->Announced)
       announceThread(W, *R);
@@ -871,6 +884,7 @@ void resetWriterInChild() noexcept {
   W.Path[0] = '\0';
   W.OpenFailed = false;
   W.OutLen = 0; // the parent's encoded bytes
+  W.FileBytes = 0;
   W.SitesWritten = 0;
   W.NextStringId = 1;
   std::memset(W.Keys, 0, sizeof W.Keys);

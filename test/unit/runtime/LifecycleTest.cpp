@@ -13,12 +13,12 @@
 
 #include <algorithm>
 #include <csignal>
-#include <ostream>
 #include <cstdlib>
 #include <dirent.h>
 #include <fcntl.h>
 #include <fstream>
 #include <map>
+#include <ostream>
 #include <spawn.h>
 #include <string>
 #include <sys/stat.h>
@@ -65,7 +65,7 @@ std::vector<std::string> traceFiles(const std::string &Dir) {
 
 /// Runs the exit-paths program; `Env` adds to the environment.
 RunResult run(std::vector<std::string> Args,
-        std::vector<std::string> Env = {}) {
+              std::vector<std::string> Env = {}) {
   RunResult R;
   R.Dir = makeTempDir();
   std::string OutFile = R.Dir + "/stdout.txt";
@@ -88,8 +88,8 @@ RunResult run(std::vector<std::string> Args,
   posix_spawn_file_actions_addopen(&Actions, 1, OutFile.c_str(),
                                    O_WRONLY | O_CREAT | O_TRUNC, 0644);
   pid_t Pid;
-  if (posix_spawn(&Pid, Argv[0], &Actions, nullptr, Argv.data(),
-                  Envp.data()) == 0)
+  if (posix_spawn(&Pid, Argv[0], &Actions, nullptr, Argv.data(), Envp.data()) ==
+      0)
     waitpid(Pid, &R.Status, 0);
   posix_spawn_file_actions_destroy(&Actions);
   std::ifstream In(OutFile);
@@ -256,12 +256,37 @@ TEST(Lifecycle, ExitedThreadsAreDrained) {
 
 TEST(Lifecycle, DropModeAccountsForEveryRecord) {
   RunResult R = run({"drop", "500000", "4"},
-              {"SONDE_ON_FULL=drop", "SONDE_BUFFER_SIZE=64K"});
+                    {"SONDE_ON_FULL=drop", "SONDE_BUFFER_SIZE=64K"});
   ASSERT_TRUE(R.exited(0));
   Trace T = readOne(R);
   long Written = count(T).Watches;
   EXPECT_EQ(Written + static_cast<long>(T.Process.Dropped), R.produced());
   EXPECT_GT(T.Process.Dropped, 0u) << "a 64 KiB ring should overflow";
+}
+
+TEST(Lifecycle, MaxBytesCapsTheFileAndCountsTheRest) {
+  // 400,000 watches encode to megabytes; past 256 KiB the writer counts
+  // them as dropped. The trace stays complete and ends normally, and what
+  // was written is, per thread, the first records in order.
+  RunResult R = run({"threads", "200000", "2"}, {"SONDE_MAX_BYTES=256K"});
+  ASSERT_TRUE(R.exited(0));
+  ASSERT_EQ(R.Files.size(), 1u);
+  struct stat St;
+  ASSERT_EQ(stat(R.Files[0].c_str(), &St), 0);
+  EXPECT_LE(St.st_size, (256 << 10) + (4 << 10));
+  EXPECT_GE(St.st_size, 256 << 10);
+  Trace T = readOne(R);
+  EXPECT_TRUE(T.Complete) << T.Problem;
+  EXPECT_EQ(T.Process.How, "exit");
+  long Written = count(T).Watches;
+  EXPECT_GT(Written, 0);
+  EXPECT_EQ(Written + static_cast<long>(T.Process.Dropped), 400000);
+  std::map<uint32_t, long> Next;
+  for (const Event &E : T.Events) {
+    if (E.Kind != EventKind::Watch || T.site(E.Site).Name != "i")
+      continue;
+    ASSERT_EQ(E.V.I, Next[E.Thread]++) << "thread " << E.Thread;
+  }
 }
 
 TEST(Lifecycle, VariableSizeRecordsWrapTheRing) {
@@ -275,7 +300,7 @@ TEST(Lifecycle, VariableSizeRecordsWrapTheRing) {
     if (T.site(E.Site).Name == "mixed") {
       ASSERT_EQ(E.V.K, Value::Kind::String);
       ASSERT_EQ(E.V.str(), std::string(static_cast<size_t>(I % 251),
-                                   static_cast<char>('a' + I % 26)))
+                                       static_cast<char>('a' + I % 26)))
           << I;
       ++I;
     } else {
@@ -296,8 +321,8 @@ TEST(Lifecycle, ForkedChildWritesItsOwnFileWithoutTheParentsRecords) {
   RunResult R = run({"fork", "1000"});
   ASSERT_TRUE(R.exited(0)) << R.Stdout;
   ASSERT_EQ(R.Files.size(), 2u);
-  uint64_t ChildPid =
-      std::strtoull(R.Stdout.c_str() + R.Stdout.find("child ") + 6, nullptr, 10);
+  uint64_t ChildPid = std::strtoull(
+      R.Stdout.c_str() + R.Stdout.find("child ") + 6, nullptr, 10);
   std::map<uint64_t, Trace> ByPid;
   for (const std::string &F : R.Files) {
     Trace T;
@@ -315,7 +340,8 @@ TEST(Lifecycle, ForkedChildWritesItsOwnFileWithoutTheParentsRecords) {
       EXPECT_EQ(Child.Process.PPid, KV.first);
 }
 
-// --- Values, args, control ----------------------------------------------------
+// --- Values, args, control
+// ----------------------------------------------------
 
 TEST(Lifecycle, ValuesRoundTrip) {
   RunResult R = run({"values", "0"});
@@ -385,11 +411,11 @@ TEST(Lifecycle, CategoriesAndProbesSwitchAtRunTime) {
 }
 
 TEST(Lifecycle, EnvironmentSetsTheStartingRules) {
-  RunResult R = run({"enable", "0"}, {"SONDE_DISABLE=data,user.x",
-                                "SONDE_ENABLE=compute"});
+  RunResult R = run({"enable", "0"},
+                    {"SONDE_DISABLE=data,user.x", "SONDE_ENABLE=compute"});
   auto N = instantCounts(readOne(R));
   EXPECT_EQ(N["f"], 2);
-  EXPECT_EQ(N["d"], 1);   // off from the start, on after enable("all")
+  EXPECT_EQ(N["d"], 1); // off from the start, on after enable("all")
   EXPECT_EQ(N["off"], 2);
 }
 
@@ -397,8 +423,8 @@ TEST(Lifecycle, FileNameCarriesProgramRankAndPid) {
   RunResult R = run({"return", "1"}, {"RANK=3"});
   ASSERT_EQ(R.Files.size(), 1u);
   Trace T = readOne(R);
-  std::string Expected = R.Dir + "/exit-paths-3-" +
-                         std::to_string(T.Process.Pid) + ".sonde";
+  std::string Expected =
+      R.Dir + "/exit-paths-3-" + std::to_string(T.Process.Pid) + ".sonde";
   EXPECT_EQ(R.Files[0], Expected);
   EXPECT_EQ(T.Process.Rank, 3);
 }
@@ -440,7 +466,8 @@ TEST(Api, EveryPrimitiveRecordsWhatItSays) {
   EXPECT_EQ(By["frame"].size(), 0u); // a frame records nothing
 }
 
-// --- Torn files ----------------------------------------------------------------
+// --- Torn files
+// ----------------------------------------------------------------
 
 TEST(Reader, TornFileKeepsEveryRecordBeforeTheTear) {
   RunResult R = run({"return", "3000"});
@@ -452,8 +479,7 @@ TEST(Reader, TornFileKeepsEveryRecordBeforeTheTear) {
   std::string Cut = R.Dir + "/cut.sonde";
   // Every offset of the preamble, then ~500 cuts through the events.
   size_t Step = std::max<size_t>(1, Bytes.size() / 500);
-  for (size_t Len = 16; Len <= Bytes.size();
-       Len += Len < 300 ? 1 : Step) {
+  for (size_t Len = 16; Len <= Bytes.size(); Len += Len < 300 ? 1 : Step) {
     std::ofstream(Cut, std::ios::binary).write(Bytes.data(), Len);
     Trace T;
     std::string Error;
