@@ -146,6 +146,8 @@ public:
             "'watches', 'apis', 'state' and 'torch_ops'");
       return;
     }
+    if (!checkTags(Root))
+      return;
     checkDuplicates(Root);
     bool SawVersion = false, SawProbes = false;
     std::string EmptySection; // the first section given with no entries
@@ -392,6 +394,34 @@ private:
   }
 
   /// yaml-cpp keeps both entries of a repeated key; a spec must not.
+  /// An explicit tag (`!!binary`, `!custom`) asks for a type or meaning a
+  /// probe spec does not have: sonde would read the text beside it as if
+  /// it were not there. yaml-cpp gives untagged nodes "?" (plain) or "!"
+  /// (quoted).
+  bool checkTags(const YAML::Node &N) {
+    const std::string &Tag = N.Tag();
+    if (!Tag.empty() && Tag != "?" && Tag != "!") {
+      StringRef Core = "tag:yaml.org,2002:";
+      std::string Shown = StringRef(Tag).starts_with(Core)
+                              ? "!!" + Tag.substr(Core.size())
+                              : Tag;
+      error(loc(N), "YAML tags ('" + Shown +
+                        "') are not supported; a probe "
+                        "spec holds plain strings, numbers and booleans");
+      return false;
+    }
+    if (N.IsMap()) {
+      for (auto It = N.begin(); It != N.end(); ++It)
+        if (!checkTags(It->first) || !checkTags(It->second))
+          return false;
+    } else if (N.IsSequence()) {
+      for (const YAML::Node &E : N)
+        if (!checkTags(E))
+          return false;
+    }
+    return true;
+  }
+
   void checkDuplicates(const YAML::Node &Map) {
     std::map<std::string, SpecLoc> Seen;
     for (auto It = Map.begin(); It != Map.end(); ++It) {

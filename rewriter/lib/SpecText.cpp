@@ -221,6 +221,19 @@ std::optional<CodeProblem> specCodeProblem(StringRef Code,
                                " would change how the rest of the source "
                                "compiles; spec code is one C++ expression"};
       break;
+    case clang::tok::comma:
+      // Top-level, it is the comma operator: the left side is discarded
+      // (and -Wunused-value breaks -Werror builds). A comma between
+      // template arguments counts too; parentheses keep it.
+      if (Stack.empty())
+        return CodeProblem{
+            Off, 1,
+            "',' outside brackets makes two expressions, of which the first "
+            "is discarded; " +
+                What +
+                " is one C++ expression (put a template's argument list in "
+                "parentheses)"};
+      break;
     case clang::tok::semi:
       if (Stack.empty())
         return CodeProblem{

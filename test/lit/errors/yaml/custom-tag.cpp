@@ -1,0 +1,27 @@
+// A local tag, whose meaning sonde cannot know.
+//
+// RUN: %spec
+// RUN: %refused 1 %t.yaml %s | FileCheck %s --match-full-lines
+//
+// SPEC: version: 1
+// SPEC: probes:
+// SPEC:   - at: !local train
+
+float train(int epochs) {
+  float loss = 0;
+  for (int epoch = 0; epoch < epochs; ++epoch)
+    loss += 1.0f / (epoch + 1);
+  return loss;
+}
+
+// CHECK: rewrite: exit 1
+// CHECK-NEXT: {{.*}}custom-tag.cpp.tmp.yaml:3:9: error: YAML tags ('!local') are not supported; a probe spec holds plain strings, numbers and booleans
+// CHECK-NEXT:   - at: !local train
+// CHECK-NEXT:         ^
+// CHECK-NEXT: plugin: exit 1
+// CHECK-NEXT: {{.*}}custom-tag.cpp.tmp.yaml:3:9: error: YAML tags ('!local') are not supported; a probe spec holds plain strings, numbers and booleans
+// CHECK-NEXT:   - at: !local train
+// CHECK-NEXT:         ^
+// CHECK-NEXT: error: sonde: invalid probe spec '{{.*}}custom-tag.cpp.tmp.yaml'
+// CHECK-NEXT: 1 error generated.
+// CHECK-NEXT: end
