@@ -1192,23 +1192,11 @@ bool hasTemporary(const Stmt *St) {
   return false;
 }
 
-/// Whether wrapping constexpr call `CE` could change what compiles: its
-/// value initializes a const integral variable (usable in constant
-/// expressions: `const int n = sq(3); std::array<int, n> a;`) or sits in a
-/// braced initializer (where a constant that fits is not narrowing).
-bool constantUse(const PlanBuilder &B, const FunctionFacts &Fx,
-                 const CallExpr *CE) {
-  const FunctionDecl *FD = CE->getDirectCallee();
-  if (FD && !FD->isConstexpr())
-    return false;
-  if (!FD && !CE->isValueDependent())
-    return false;
-  // Only a call that is a constant expression here (a lambda's operator()
-  // is constexpr too, but `[&] { return n * 2; }()` is not constant);
-  // inside a template, where that is not known, be careful.
-  if (!CE->isValueDependent() && !CE->isCXX11ConstantExpr(B.Ctx))
-    return false;
-  for (const Stmt *Cur = CE, *Par = B.parent(Fx, CE); Par;
+/// Whether expression `E` initializes a const integral variable or sits in
+/// a braced initializer, with only expressions in between.
+bool constantPlace(const PlanBuilder &B, const FunctionFacts &Fx,
+                   const Expr *E) {
+  for (const Stmt *Cur = E, *Par = B.parent(Fx, E); Par;
        Cur = Par, Par = B.parent(Fx, Par)) {
     if (isa<InitListExpr>(Par))
       return true;
@@ -1229,6 +1217,27 @@ bool constantUse(const PlanBuilder &B, const FunctionFacts &Fx,
       return false;
   }
   return false;
+}
+
+/// Whether wrapping constexpr call `CE` could change what compiles: its
+/// value initializes a const integral variable (usable in constant
+/// expressions: `const int n = sq(3); std::array<int, n> a;`) or sits in a
+/// braced initializer (where a constant that fits is not narrowing).
+bool constantUse(const PlanBuilder &B, const FunctionFacts &Fx,
+                 const CallExpr *CE) {
+  const FunctionDecl *FD = CE->getDirectCallee();
+  if (FD && !FD->isConstexpr())
+    return false;
+  if (!FD && !CE->isValueDependent())
+    return false;
+  // The place first: a short walk up that most calls fail, where evaluating
+  // the call is the costly test.
+  if (!constantPlace(B, Fx, CE))
+    return false;
+  // Only a call that is a constant expression here (a lambda's operator()
+  // is constexpr too, but `[&] { return n * 2; }()` is not constant);
+  // inside a template, where that is not known, be careful.
+  return CE->isValueDependent() || CE->isCXX11ConstantExpr(B.Ctx);
 }
 
 /// Calls `Visit(CE, Qualified, Short)` for each call in the host function
