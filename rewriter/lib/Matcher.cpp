@@ -464,13 +464,22 @@ bool iterable(const CXXForRangeStmt *R) {
   return isa<CXXMemberCallExpr>(BI);
 }
 
-/// Whether `Outer` contains `St`.
-bool contains(const PlanBuilder &B, const FunctionFacts &Fx, const Stmt *Outer,
-              const Stmt *St) {
+/// Whether `St` is `Scope` or inside it.
+bool inside(const PlanBuilder &B, const FunctionFacts &Fx, const Stmt *St,
+            const Stmt *Scope) {
   for (const Stmt *Cur = St; Cur; Cur = B.parent(Fx, Cur))
-    if (Cur == Outer)
+    if (Cur == Scope)
       return true;
   return false;
+}
+
+/// The switch that `case` or `default` `SC` belongs to.
+const Stmt *switchOf(const PlanBuilder &B, const FunctionFacts &Fx,
+                     const SwitchCase *SC) {
+  const Stmt *Sw = B.parent(Fx, SC);
+  while (Sw && !isa<SwitchStmt>(Sw))
+    Sw = B.parent(Fx, Sw);
+  return Sw;
 }
 
 /// Whether a jump from outside loop `L` can land inside its body: a `case`
@@ -482,20 +491,18 @@ bool jumpedInto(const PlanBuilder &B, const FunctionFacts &Fx, const Stmt *L) {
   const Stmt *Body = loopBody(L);
   for (const Stmt *St : Fx.Preorder) {
     if (auto *SC = dyn_cast<SwitchCase>(St)) {
-      if (!contains(B, Fx, Body, SC))
+      if (!inside(B, Fx, SC, Body))
         continue;
-      const Stmt *Sw = B.parent(Fx, SC);
-      while (Sw && !isa<SwitchStmt>(Sw))
-        Sw = B.parent(Fx, Sw);
-      if (Sw && !contains(B, Fx, Body, Sw))
+      const Stmt *Sw = switchOf(B, Fx, SC);
+      if (Sw && !inside(B, Fx, Sw, Body))
         return true;
     } else if (auto *G = dyn_cast<GotoStmt>(St)) {
       const LabelStmt *Target = G->getLabel()->getStmt();
-      if (Target && contains(B, Fx, Body, Target) && !contains(B, Fx, Body, G))
+      if (Target && inside(B, Fx, Target, Body) && !inside(B, Fx, G, Body))
         return true;
     } else if (auto *AL = dyn_cast<AddrLabelExpr>(St)) {
       const LabelStmt *Target = AL->getLabel()->getStmt();
-      if (Target && contains(B, Fx, Body, Target))
+      if (Target && inside(B, Fx, Target, Body))
         return true;
     }
   }
@@ -1546,9 +1553,7 @@ private:
       if (auto *SC = dyn_cast<SwitchCase>(St)) {
         if (!inside(B, Fx, SC, Scope) || Off(SC->getBeginLoc()) <= From)
           continue;
-        const Stmt *Sw = B.parent(Fx, SC);
-        while (Sw && !isa<SwitchStmt>(Sw))
-          Sw = B.parent(Fx, Sw);
+        const Stmt *Sw = switchOf(B, Fx, SC);
         if (Sw && Off(Sw->getBeginLoc()) < From)
           return true;
       } else if (auto *G = dyn_cast<GotoStmt>(St)) {
@@ -1558,14 +1563,6 @@ private:
           return true;
       }
     }
-    return false;
-  }
-
-  static bool inside(const PlanBuilder &B, const FunctionFacts &Fx,
-                     const Stmt *St, const Stmt *Scope) {
-    for (const Stmt *Cur = St; Cur; Cur = B.parent(Fx, Cur))
-      if (Cur == Scope)
-        return true;
     return false;
   }
 
