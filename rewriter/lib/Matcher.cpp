@@ -11,6 +11,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Basic/CharInfo.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringExtras.h"
@@ -1805,10 +1806,9 @@ private:
                       StringRef Detail, SourceLocation At) {
     // Named after the model when it is a plain name (`model`).
     StringRef M = Pr.Model;
-    bool Plain = !M.empty() && (isAlpha(M[0]) || M[0] == '_') &&
-                 llvm::all_of(M, [](char C) { return isAlnum(C) || C == '_'; });
-    std::string Name =
-        !Pr.Name.empty() ? Pr.Name : (Plain ? M.str() : std::string("state"));
+    std::string Name = Pr.Name;
+    if (Name.empty())
+      Name = isValidAsciiIdentifier(M) ? M.str() : "state";
     return B.addSite(Pr, F, "state", Name, "state:" + Detail.str(), At,
                      Pr.Model);
   }

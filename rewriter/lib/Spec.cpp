@@ -9,6 +9,7 @@
 #include "SpecText.h"
 #include "sonde/rewriter/Diag.h"
 
+#include "clang/Basic/CharInfo.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -1083,7 +1084,8 @@ private:
       // A lone name is a function; under `watches:` it was meant as a
       // variable.
       bool LoneName = Q.Focus == FocusKind::Function && Q.Context.empty() &&
-                      Q.Captures.empty() && isIdentifier(Q.Host.Glob);
+                      Q.Captures.empty() &&
+                      clang::isValidAsciiIdentifier(Q.Host.Glob);
       error(P.AtLoc,
             LoneName
                 ? "'" + P.At +

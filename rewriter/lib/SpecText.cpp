@@ -75,11 +75,6 @@ std::string yamlMessage(const std::string &Msg, StringRef Line, unsigned Col) {
   return Out;
 }
 
-bool isIdentifier(StringRef S) {
-  return !S.empty() && (isAlpha(S[0]) || S[0] == '_') &&
-         all_of(S, [](char C) { return isAlnum(C) || C == '_'; });
-}
-
 /// The last line up to `Upto` whose double quotes do not pair up (an
 /// unclosed quote makes YAML complain lines later), or 0.
 unsigned unclosedQuoteBefore(StringRef Text, unsigned Upto) {
