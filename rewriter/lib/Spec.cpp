@@ -82,13 +82,11 @@ public:
 
   void load(StringRef Text) {
     if (std::optional<size_t> Bad = notText(Text)) {
-      StringRef Before = Text.take_front(*Bad);
-      unsigned Line = 1 + Before.count('\n');
-      unsigned Col = 1 + Before.size() - (Before.rfind('\n') + 1);
+      SpecLoc L = offsetLoc(*Bad);
       unsigned char C = Text[*Bad];
       // The position without the line: printing it would print the bytes.
       Diags.push_back(SMDiagnostic(
-          S.Path + ":" + std::to_string(Line) + ":" + std::to_string(Col),
+          S.Path + ":" + std::to_string(L.Line) + ":" + std::to_string(L.Col),
           SourceMgr::DK_Error,
           C == 0 ? "the spec holds a NUL byte; a probe spec is UTF-8 text"
                  : "the spec is not UTF-8 text (byte 0x" +
@@ -241,6 +239,8 @@ private:
 
   StringRef buffer() const { return S.SM->getMemoryBuffer(1)->getBuffer(); }
 
+  /// Columns count from the last '\n', as Spec::diag finds them again
+  /// (SourceMgr::getLineAndColumn also breaks lines at a lone '\r').
   SpecLoc offsetLoc(size_t Off) const {
     StringRef Before = buffer().take_front(Off);
     return SpecLoc{unsigned(1 + Before.count('\n')),
