@@ -232,9 +232,6 @@ public:
   Plan finish();
 
 private:
-  struct Brace {
-    unsigned Open, Close;
-  };
   bool brace(const clang::Stmt *St);
   /// Inserts `Open` at `Begin` and `Close` at `End`, ranked so that pairs
   /// nest, and records the pair for the nesting checks.
