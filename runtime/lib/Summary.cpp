@@ -11,17 +11,20 @@
 namespace sonde::trace {
 namespace {
 
+/// Percentile `P` (0 to 1) of sorted durations, by nearest rank; 0 when
+/// there are none.
+int64_t percentile(const std::vector<int64_t> &Durs, double P) {
+  if (Durs.empty())
+    return 0;
+  size_t Rank = static_cast<size_t>(std::ceil(P * Durs.size()));
+  return Durs[std::min(Durs.size(), std::max<size_t>(Rank, 1)) - 1];
+}
+
 struct RegionStats {
   std::string Cat, Category, Name;
   std::vector<int64_t> Durs;
   int64_t Total = 0;
   uint64_t Unfinished = 0;
-  int64_t percentile(double P) const {
-    if (Durs.empty())
-      return 0;
-    size_t Rank = static_cast<size_t>(std::ceil(P * Durs.size()));
-    return Durs[std::min(Durs.size(), std::max<size_t>(Rank, 1)) - 1];
-  }
 };
 
 struct WatchStats {
@@ -39,12 +42,6 @@ struct ApiStats {
   uint64_t Calls = 0, Errors = 0, Unfinished = 0;
   std::vector<int64_t> Durs;
   int64_t Total = 0;
-  int64_t percentile(double P) const {
-    if (Durs.empty())
-      return 0;
-    size_t Rank = static_cast<size_t>(std::ceil(P * Durs.size()));
-    return Durs[std::min(Durs.size(), std::max<size_t>(Rank, 1)) - 1];
-  }
 };
 
 /// The records of one `state:` site: one per parameter per snapshot.
@@ -300,8 +297,8 @@ void printSummary(const std::vector<Trace> &Traces, std::FILE *Out) {
       std::fprintf(Out, "%-16s %-22s %9zu %13s %12s %12s %12s", R.Cat.c_str(),
                    R.Name.c_str(), R.Durs.size(), human(R.Total).c_str(),
                    human(R.Total / static_cast<int64_t>(R.Durs.size())).c_str(),
-                   human(R.percentile(0.5)).c_str(),
-                   human(R.percentile(0.99)).c_str());
+                   human(percentile(R.Durs, 0.5)).c_str(),
+                   human(percentile(R.Durs, 0.99)).c_str());
       if (R.Unfinished)
         std::fprintf(Out, "  (%llu unfinished)",
                      (unsigned long long)R.Unfinished);
@@ -337,8 +334,9 @@ void printSummary(const std::vector<Trace> &Traces, std::FILE *Out) {
       std::fprintf(Out, "%-*s %-22s %9llu %7llu %13s %12s %12s", W,
                    A.Function.c_str(), A.Caller.c_str(),
                    (unsigned long long)A.Calls, (unsigned long long)A.Errors,
-                   human(A.Total).c_str(), human(A.percentile(0.5)).c_str(),
-                   human(A.percentile(0.99)).c_str());
+                   human(A.Total).c_str(),
+                   human(percentile(A.Durs, 0.5)).c_str(),
+                   human(percentile(A.Durs, 0.99)).c_str());
       if (A.Unfinished)
         std::fprintf(Out, "  (%llu unfinished)",
                      (unsigned long long)A.Unfinished);
@@ -390,8 +388,8 @@ void printSummaryJson(const std::vector<Trace> &Traces, std::FILE *Out) {
     J.key("count").num(static_cast<uint64_t>(R.Durs.size()));
     J.key("total_ns").num(R.Total);
     J.key("mean_ns").num(R.Total / static_cast<int64_t>(R.Durs.size()));
-    J.key("p50_ns").num(R.percentile(0.5));
-    J.key("p99_ns").num(R.percentile(0.99));
+    J.key("p50_ns").num(percentile(R.Durs, 0.5));
+    J.key("p99_ns").num(percentile(R.Durs, 0.99));
     J.key("unfinished").num(R.Unfinished);
     J.close();
   }
@@ -423,8 +421,8 @@ void printSummaryJson(const std::vector<Trace> &Traces, std::FILE *Out) {
     J.key("errors").num(A.Errors);
     J.key("unfinished").num(A.Unfinished);
     J.key("total_ns").num(A.Total);
-    J.key("p50_ns").num(A.percentile(0.5));
-    J.key("p99_ns").num(A.percentile(0.99));
+    J.key("p50_ns").num(percentile(A.Durs, 0.5));
+    J.key("p99_ns").num(percentile(A.Durs, 0.99));
     J.close();
   }
   J.closeArray();
