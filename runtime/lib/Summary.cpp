@@ -62,6 +62,26 @@ struct Totals {
   uint64_t Events = 0, Threads = 0, Dropped = 0;
 };
 
+/// (name, name) -> row of one table of Totals.
+using RowIndex = std::map<std::pair<std::string, std::string>, size_t>;
+constexpr size_t NoRow = ~size_t(0);
+
+/// The row of `Rows` for a site: `Slot` (the site's entry in the per-trace
+/// site table) finds it after the site's first event; at that first event
+/// it is looked up by (`K1`, `K2`), which sites of other traces share, and
+/// made by `Make` when new.
+template <class Row, class MakeRow>
+Row &rowOf(std::vector<Row> &Rows, RowIndex &Index, size_t &Slot,
+           const std::string &K1, const std::string &K2, MakeRow Make) {
+  if (Slot == NoRow) {
+    auto [It, New] = Index.emplace(std::make_pair(K1, K2), Rows.size());
+    if (New)
+      Rows.push_back(Make());
+    Slot = It->second;
+  }
+  return Rows[Slot];
+}
+
 const std::string *strField(const Value &V, const char *Key) {
   const Value *F = V.get(Key);
   return F && F->K == Value::Kind::String ? &F->str() : nullptr;
@@ -78,21 +98,15 @@ uint64_t callId(const Value &V) {
 /// call ids are per process.
 using OpenCalls = std::map<uint64_t, std::pair<size_t, int64_t>>;
 
-void addApi(Totals &T, std::vector<size_t> &BySite,
-            std::map<std::pair<std::string, std::string>, size_t> &Index,
+void addApi(Totals &T, std::vector<size_t> &BySite, RowIndex &Index,
             OpenCalls &Open, const SiteInfo &S, const Event &E) {
   size_t &I = BySite[E.Site];
-  if (I == ~size_t(0)) {
-    auto [It, New] =
-        Index.emplace(std::make_pair(S.Name, S.Function), T.Apis.size());
-    if (New) {
-      T.Apis.emplace_back();
-      T.Apis.back().Function = S.Name;
-      T.Apis.back().Caller = S.Function;
-    }
-    I = It->second;
-  }
-  ApiStats &A = T.Apis[I];
+  ApiStats &A = rowOf(T.Apis, Index, I, S.Name, S.Function, [&] {
+    ApiStats New;
+    New.Function = S.Name;
+    New.Caller = S.Function;
+    return New;
+  });
   const std::string *Phase = strField(E.V, "phase");
   if (Phase && *Phase == "pre") {
     ++A.Calls;
@@ -110,21 +124,15 @@ void addApi(Totals &T, std::vector<size_t> &BySite,
     ++A.Errors;
 }
 
-void addState(Totals &T, std::vector<size_t> &BySite,
-              std::map<std::pair<std::string, std::string>, size_t> &Index,
+void addState(Totals &T, std::vector<size_t> &BySite, RowIndex &Index,
               const SiteInfo &S, const Event &E) {
-  size_t &I = BySite[E.Site];
-  if (I == ~size_t(0)) {
-    auto [It, New] =
-        Index.emplace(std::make_pair(S.Name, S.Function), T.States.size());
-    if (New) {
-      T.States.emplace_back();
-      T.States.back().Name = S.Name;
-      T.States.back().Func = S.Function;
-    }
-    I = It->second;
-  }
-  StateStats &St = T.States[I];
+  StateStats &St =
+      rowOf(T.States, Index, BySite[E.Site], S.Name, S.Function, [&] {
+        StateStats New;
+        New.Name = S.Name;
+        New.Func = S.Function;
+        return New;
+      });
   ++St.Records;
   const std::string *Param = strField(E.V, "param");
   ++St.PerParam[Param ? *Param : std::string()];
@@ -133,13 +141,11 @@ void addState(Totals &T, std::vector<size_t> &BySite,
 
 Totals collect(const std::vector<Trace> &Traces) {
   Totals T;
-  std::map<std::pair<std::string, std::string>, size_t> ApiIndex, StateIndex;
+  RowIndex ApiIndex, StateIndex, RegionIndex, WatchIndex;
   std::map<std::string, int64_t> &CategoryTotals = T.ByCategory;
-  std::map<std::pair<std::string, std::string>, size_t> RegionIndex;
-  std::map<std::pair<std::string, std::string>, size_t> WatchIndex;
   for (const Trace &Tr : Traces) {
     // Site id -> stats index, so the per-event work is an array lookup.
-    std::vector<size_t> BySite(Tr.Sites.size(), ~size_t(0));
+    std::vector<size_t> BySite(Tr.Sites.size(), NoRow);
     T.Events += Tr.Events.size();
     T.Threads += Tr.Threads.size();
     T.Dropped += Tr.Process.Dropped;
@@ -156,16 +162,10 @@ Totals collect(const std::vector<Trace> &Traces) {
       }
       switch (E.Kind) {
       case EventKind::Region: {
-        size_t &Index = BySite[E.Site];
-        if (Index == ~size_t(0)) {
-          auto Key = std::make_pair(S.Category, S.Name);
-          auto [It, New] = RegionIndex.emplace(Key, T.Regions.size());
-          if (New)
-            T.Regions.push_back(
-                {S.topCategory(), S.Category, S.Name, {}, 0, 0});
-          Index = It->second;
-        }
-        RegionStats &R = T.Regions[Index];
+        RegionStats &R = rowOf(
+            T.Regions, RegionIndex, BySite[E.Site], S.Category, S.Name, [&] {
+              return RegionStats{S.topCategory(), S.Category, S.Name, {}, 0, 0};
+            });
         R.Durs.push_back(E.Dur);
         R.Total += E.Dur;
         R.Unfinished += E.Unfinished;
@@ -176,15 +176,9 @@ Totals collect(const std::vector<Trace> &Traces) {
         ++T.Instants[S.Category + "/" + eventName(Tr, E)];
         break;
       case EventKind::Watch: {
-        size_t &Index = BySite[E.Site];
-        if (Index == ~size_t(0)) {
-          auto Key = std::make_pair(S.Name, S.Function);
-          auto [It, New] = WatchIndex.emplace(Key, T.Watches.size());
-          if (New)
-            T.Watches.push_back({S.Name, S.Function});
-          Index = It->second;
-        }
-        WatchStats &W = T.Watches[Index];
+        WatchStats &W =
+            rowOf(T.Watches, WatchIndex, BySite[E.Site], S.Name, S.Function,
+                  [&] { return WatchStats{S.Name, S.Function}; });
         ++W.Count;
         if (!W.First)
           W.First = &E.V;
