@@ -139,6 +139,7 @@ struct Result {
   std::string Path;     ///< the source as given
   std::string Original; ///< the text the plan was computed from
   std::optional<Plan> P;
+  std::string Rewritten;   ///< Original with P applied, once it parsed
   std::string Diagnostics; ///< rendered compiler and engine messages
   bool SourceError = false;
   bool StrictError = false;
@@ -574,8 +575,8 @@ int main(int argc, const char **argv) {
       DiagOS.flush();
       R.Diagnostics = Rendered + R.Diagnostics;
       if (R.P && !R.SourceError) {
-        std::string Rewritten = applyEdits(R.Original, *R.P);
-        verifyRewritten(DB, *S, R, Rewritten);
+        R.Rewritten = applyEdits(R.Original, *R.P);
+        verifyRewritten(DB, *S, R, R.Rewritten);
       }
       size_t N = ++Done;
       std::lock_guard<std::mutex> Lock(ErrMutex);
@@ -658,7 +659,7 @@ int main(int argc, const char **argv) {
     if (*Hook && (InPlace || !OutDir.empty()))
       (void)std::system(Hook);
   for (const Result &R : Results) {
-    std::string Rewritten = applyEdits(R.Original, *R.P);
+    const std::string &Rewritten = R.Rewritten;
     if (Diff) {
       outs() << unifiedDiff(R.Path, R.Path, R.Original, Rewritten);
       continue;
