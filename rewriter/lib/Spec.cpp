@@ -856,8 +856,7 @@ private:
       if ((unsigned char)N[I] < 0x20 || N[I] == 0x7f) {
         error(valueLoc(V),
               "'" + Key + "' holds a control character (0x" +
-                  Twine((unsigned char)N[I] < 0x10 ? "0" : "") +
-                  utohexstr((unsigned char)N[I], /*LowerCase=*/true) +
+                  toHex(N.substr(I, 1), /*LowerCase=*/true) +
                   "); it is printable text",
               N.size());
         return;
