@@ -490,7 +490,7 @@ const Stmt *switchOf(const PlanBuilder &B, const FunctionFacts &Fx,
 /// over, which does not compile.
 bool jumpedInto(const PlanBuilder &B, const FunctionFacts &Fx, const Stmt *L) {
   const Stmt *Body = loopBody(L);
-  for (const Stmt *St : Fx.Preorder) {
+  for (const Stmt *St : Fx.Jumps) {
     if (auto *SC = dyn_cast<SwitchCase>(St)) {
       if (!inside(B, Fx, SC, Body))
         continue;
@@ -1550,7 +1550,7 @@ private:
       return B.offset(B.SM.getExpansionLoc(L));
     };
     unsigned From = Off(After->getEndLoc());
-    for (const Stmt *St : Fx.Preorder) {
+    for (const Stmt *St : Fx.Jumps) {
       if (auto *SC = dyn_cast<SwitchCase>(St)) {
         if (!inside(B, Fx, SC, Scope) || Off(SC->getBeginLoc()) <= From)
           continue;

@@ -136,6 +136,8 @@ void walk(FunctionFacts &Fx, const Stmt *St, const Stmt *Parent) {
     return;
   Fx.Parent[St] = Parent;
   Fx.Preorder.push_back(St);
+  if (isa<SwitchCase>(St) || isa<GotoStmt>(St) || isa<AddrLabelExpr>(St))
+    Fx.Jumps.push_back(St);
   if (auto *DS = dyn_cast<DeclStmt>(St))
     for (const Decl *D : DS->decls()) {
       Fx.DeclStmtOf[D] = St;

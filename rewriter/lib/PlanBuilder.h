@@ -79,6 +79,9 @@ struct FunctionFacts {
   llvm::DenseMap<const clang::Stmt *, const clang::Stmt *> Parent;
   llvm::DenseMap<const clang::Decl *, const clang::Stmt *> DeclStmtOf;
   std::vector<const clang::Stmt *> Preorder; ///< lambdas not entered
+  /// The `case`/`default` labels, gotos and label addresses (`&&l`) of
+  /// Preorder, in its order: what the jump checks look at.
+  std::vector<const clang::Stmt *> Jumps;
 };
 
 /// Inserted code under construction, with the spans of spec code in it.
