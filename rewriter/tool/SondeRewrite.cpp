@@ -418,9 +418,11 @@ std::string outputPath(StringRef Dir, StringRef Source) {
   sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
   SmallString<256> Cwd;
   sys::fs::current_path(Cwd);
-  StringRef Rel = isWithin(Abs, Cwd) && Abs.size() > Cwd.size()
-                      ? StringRef(Abs).substr(Cwd.size() + 1)
-                      : sys::path::relative_path(Abs);
+  // relative_path drops the separator after the current directory, which
+  // is part of the directory itself when it is '/'.
+  bool Below = isWithin(Abs, Cwd) && Abs.size() > Cwd.size();
+  StringRef Rel = sys::path::relative_path(
+      Below ? StringRef(Abs).drop_front(Cwd.size()) : StringRef(Abs));
   SmallString<256> Out(Dir);
   sys::path::append(Out, Rel);
   return Out.str().str();
