@@ -327,7 +327,7 @@ private:
       return false;
     }
     if (C == '"' || C == '\'') {
-      if (quoteClosesOnLine(V))
+      if (quoteClosesOnLine(I))
         return true;
       error(offsetLoc(I), Key == "at"
                               ? "the selector's quote is not closed on its "
@@ -360,16 +360,12 @@ private:
     return false;
   }
 
-  /// Whether a quoted scalar ends on the line it starts on (an unclosed
-  /// quote folds the following lines into the value).
-  bool quoteClosesOnLine(const YAML::Node &N) const {
-    size_t Pos = textPos(N);
+  /// Whether the quoted scalar whose opening quote is at `Pos` ends on the
+  /// line it starts on (an unclosed quote folds the following lines into
+  /// the value).
+  bool quoteClosesOnLine(size_t Pos) const {
     StringRef Buf = buffer();
-    if (Pos == StringRef::npos)
-      return true;
     char Q = Buf[Pos];
-    if (Q != '"' && Q != '\'')
-      return true;
     for (size_t I = Pos + 1; I < Buf.size() && Buf[I] != '\n'; ++I) {
       if (Q == '"' && Buf[I] == '\\') {
         ++I;
