@@ -11,6 +11,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Basic/CharInfo.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringExtras.h"
@@ -464,13 +465,22 @@ bool iterable(const CXXForRangeStmt *R) {
   return isa<CXXMemberCallExpr>(BI);
 }
 
-/// Whether `Outer` contains `St`.
-bool contains(const PlanBuilder &B, const FunctionFacts &Fx, const Stmt *Outer,
-              const Stmt *St) {
+/// Whether `St` is `Scope` or inside it.
+bool inside(const PlanBuilder &B, const FunctionFacts &Fx, const Stmt *St,
+            const Stmt *Scope) {
   for (const Stmt *Cur = St; Cur; Cur = B.parent(Fx, Cur))
-    if (Cur == Outer)
+    if (Cur == Scope)
       return true;
   return false;
+}
+
+/// The switch that `case` or `default` `SC` belongs to.
+const Stmt *switchOf(const PlanBuilder &B, const FunctionFacts &Fx,
+                     const SwitchCase *SC) {
+  const Stmt *Sw = B.parent(Fx, SC);
+  while (Sw && !isa<SwitchStmt>(Sw))
+    Sw = B.parent(Fx, Sw);
+  return Sw;
 }
 
 /// Whether a jump from outside loop `L` can land inside its body: a `case`
@@ -480,22 +490,20 @@ bool contains(const PlanBuilder &B, const FunctionFacts &Fx, const Stmt *Outer,
 /// over, which does not compile.
 bool jumpedInto(const PlanBuilder &B, const FunctionFacts &Fx, const Stmt *L) {
   const Stmt *Body = loopBody(L);
-  for (const Stmt *St : Fx.Preorder) {
+  for (const Stmt *St : Fx.Jumps) {
     if (auto *SC = dyn_cast<SwitchCase>(St)) {
-      if (!contains(B, Fx, Body, SC))
+      if (!inside(B, Fx, SC, Body))
         continue;
-      const Stmt *Sw = B.parent(Fx, SC);
-      while (Sw && !isa<SwitchStmt>(Sw))
-        Sw = B.parent(Fx, Sw);
-      if (Sw && !contains(B, Fx, Body, Sw))
+      const Stmt *Sw = switchOf(B, Fx, SC);
+      if (Sw && !inside(B, Fx, Sw, Body))
         return true;
     } else if (auto *G = dyn_cast<GotoStmt>(St)) {
       const LabelStmt *Target = G->getLabel()->getStmt();
-      if (Target && contains(B, Fx, Body, Target) && !contains(B, Fx, Body, G))
+      if (Target && inside(B, Fx, Target, Body) && !inside(B, Fx, G, Body))
         return true;
     } else if (auto *AL = dyn_cast<AddrLabelExpr>(St)) {
       const LabelStmt *Target = AL->getLabel()->getStmt();
-      if (Target && contains(B, Fx, Body, Target))
+      if (Target && inside(B, Fx, Target, Body))
         return true;
     }
   }
@@ -1192,23 +1200,11 @@ bool hasTemporary(const Stmt *St) {
   return false;
 }
 
-/// Whether wrapping constexpr call `CE` could change what compiles: its
-/// value initializes a const integral variable (usable in constant
-/// expressions: `const int n = sq(3); std::array<int, n> a;`) or sits in a
-/// braced initializer (where a constant that fits is not narrowing).
-bool constantUse(const PlanBuilder &B, const FunctionFacts &Fx,
-                 const CallExpr *CE) {
-  const FunctionDecl *FD = CE->getDirectCallee();
-  if (FD && !FD->isConstexpr())
-    return false;
-  if (!FD && !CE->isValueDependent())
-    return false;
-  // Only a call that is a constant expression here (a lambda's operator()
-  // is constexpr too, but `[&] { return n * 2; }()` is not constant);
-  // inside a template, where that is not known, be careful.
-  if (!CE->isValueDependent() && !CE->isCXX11ConstantExpr(B.Ctx))
-    return false;
-  for (const Stmt *Cur = CE, *Par = B.parent(Fx, CE); Par;
+/// Whether expression `E` initializes a const integral variable or sits in
+/// a braced initializer, with only expressions in between.
+bool constantPlace(const PlanBuilder &B, const FunctionFacts &Fx,
+                   const Expr *E) {
+  for (const Stmt *Cur = E, *Par = B.parent(Fx, E); Par;
        Cur = Par, Par = B.parent(Fx, Par)) {
     if (isa<InitListExpr>(Par))
       return true;
@@ -1229,6 +1225,27 @@ bool constantUse(const PlanBuilder &B, const FunctionFacts &Fx,
       return false;
   }
   return false;
+}
+
+/// Whether wrapping constexpr call `CE` could change what compiles: its
+/// value initializes a const integral variable (usable in constant
+/// expressions: `const int n = sq(3); std::array<int, n> a;`) or sits in a
+/// braced initializer (where a constant that fits is not narrowing).
+bool constantUse(const PlanBuilder &B, const FunctionFacts &Fx,
+                 const CallExpr *CE) {
+  const FunctionDecl *FD = CE->getDirectCallee();
+  if (FD && !FD->isConstexpr())
+    return false;
+  if (!FD && !CE->isValueDependent())
+    return false;
+  // The place first: a short walk up that most calls fail, where evaluating
+  // the call is the costly test.
+  if (!constantPlace(B, Fx, CE))
+    return false;
+  // Only a call that is a constant expression here (a lambda's operator()
+  // is constexpr too, but `[&] { return n * 2; }()` is not constant);
+  // inside a template, where that is not known, be careful.
+  return CE->isValueDependent() || CE->isCXX11ConstantExpr(B.Ctx);
 }
 
 /// Calls `Visit(CE, Qualified, Short)` for each call in the host function
@@ -1533,13 +1550,11 @@ private:
       return B.offset(B.SM.getExpansionLoc(L));
     };
     unsigned From = Off(After->getEndLoc());
-    for (const Stmt *St : Fx.Preorder) {
+    for (const Stmt *St : Fx.Jumps) {
       if (auto *SC = dyn_cast<SwitchCase>(St)) {
         if (!inside(B, Fx, SC, Scope) || Off(SC->getBeginLoc()) <= From)
           continue;
-        const Stmt *Sw = B.parent(Fx, SC);
-        while (Sw && !isa<SwitchStmt>(Sw))
-          Sw = B.parent(Fx, Sw);
+        const Stmt *Sw = switchOf(B, Fx, SC);
         if (Sw && Off(Sw->getBeginLoc()) < From)
           return true;
       } else if (auto *G = dyn_cast<GotoStmt>(St)) {
@@ -1549,14 +1564,6 @@ private:
           return true;
       }
     }
-    return false;
-  }
-
-  static bool inside(const PlanBuilder &B, const FunctionFacts &Fx,
-                     const Stmt *St, const Stmt *Scope) {
-    for (const Stmt *Cur = St; Cur; Cur = B.parent(Fx, Cur))
-      if (Cur == Scope)
-        return true;
     return false;
   }
 
@@ -1799,10 +1806,9 @@ private:
                       StringRef Detail, SourceLocation At) {
     // Named after the model when it is a plain name (`model`).
     StringRef M = Pr.Model;
-    bool Plain = !M.empty() && (isAlpha(M[0]) || M[0] == '_') &&
-                 llvm::all_of(M, [](char C) { return isAlnum(C) || C == '_'; });
-    std::string Name =
-        !Pr.Name.empty() ? Pr.Name : (Plain ? M.str() : std::string("state"));
+    std::string Name = Pr.Name;
+    if (Name.empty())
+      Name = isValidAsciiIdentifier(M) ? M.str() : "state";
     return B.addSite(Pr, F, "state", Name, "state:" + Detail.str(), At,
                      Pr.Model);
   }

@@ -136,6 +136,8 @@ void walk(FunctionFacts &Fx, const Stmt *St, const Stmt *Parent) {
     return;
   Fx.Parent[St] = Parent;
   Fx.Preorder.push_back(St);
+  if (isa<SwitchCase>(St) || isa<GotoStmt>(St) || isa<AddrLabelExpr>(St))
+    Fx.Jumps.push_back(St);
   if (auto *DS = dyn_cast<DeclStmt>(St))
     for (const Decl *D : DS->decls()) {
       Fx.DeclStmtOf[D] = St;
@@ -440,13 +442,16 @@ bool PlanBuilder::brace(const Stmt *St) {
   std::optional<unsigned> End = afterStmt(St);
   if (!End || !editable(St->getBeginLoc()))
     return false;
-  unsigned Begin = offset(St->getBeginLoc());
-  unsigned Len = *End - Begin;
-  insert(Begin, rank::opener(Len), "{ ");
-  insert(*End, rank::CloserBase + int(std::min(Len, 1000000u)), " }");
-  Wraps.push_back({Begin, *End});
+  wrapRange(offset(St->getBeginLoc()), *End, "{ ", " }");
   Braced.insert(St);
   return true;
+}
+
+void PlanBuilder::wrapRange(unsigned Begin, unsigned End, Code Open, Code Close,
+                            unsigned ProbeIndex) {
+  insert(Begin, rank::opener(End - Begin), std::move(Open), ProbeIndex);
+  insert(End, rank::closer(End - Begin), std::move(Close), ProbeIndex);
+  Wraps.push_back({Begin, End});
 }
 
 /// A body without the attributes before it (`[[likely]] stmt`): braces
@@ -540,14 +545,10 @@ bool PlanBuilder::wrapStatement(const Stmt *St, Code Before,
   std::optional<unsigned> End = afterStmt(St);
   if (!End || !editable(St->getBeginLoc()))
     return false;
-  unsigned Begin = offset(St->getBeginLoc());
-  unsigned Len = *End - Begin;
   Code Open("{ ");
   Open += Before;
   Open += " ";
-  insert(Begin, rank::opener(Len), std::move(Open), ProbeIndex);
-  insert(*End, rank::CloserBase + int(std::min(Len, 1000000u)), " }");
-  Wraps.push_back({Begin, *End});
+  wrapRange(offset(St->getBeginLoc()), *End, std::move(Open), " }", ProbeIndex);
   Braced.insert(St);
   return true;
 }
@@ -556,13 +557,8 @@ bool PlanBuilder::wrapExpr(const Expr *E, Code Open, Code Close,
                            unsigned ProbeIndex) {
   if (!editable(E))
     return false;
-  unsigned Begin = offset(E->getBeginLoc());
-  unsigned End = afterToken(E->getEndLoc());
-  unsigned Len = End - Begin;
-  insert(Begin, rank::opener(Len), std::move(Open), ProbeIndex);
-  insert(End, rank::CloserBase + int(std::min(Len, 1000000u)), std::move(Close),
-         ProbeIndex);
-  Wraps.push_back({Begin, End});
+  wrapRange(offset(E->getBeginLoc()), afterToken(E->getEndLoc()),
+            std::move(Open), std::move(Close), ProbeIndex);
   return true;
 }
 

@@ -47,12 +47,16 @@ constexpr int BodyStart = 5000000;
 constexpr int OpenerStep = 8;
 constexpr int OpenerBase = 20000000; ///< - step * length
 constexpr int BeforeStmt = 40000000; ///< right before a statement
+/// A length as ranks count it: capped at `MaxLength`.
+inline int capped(unsigned Length) {
+  return int(Length < unsigned(MaxLength) ? Length : unsigned(MaxLength));
+}
 /// The rank of an opener of `Length` characters.
 inline int opener(unsigned Length) {
-  return OpenerBase -
-         OpenerStep *
-             int(Length < unsigned(MaxLength) ? Length : unsigned(MaxLength));
+  return OpenerBase - OpenerStep * capped(Length);
 }
+/// The rank of the closer that pairs with opener(Length).
+inline int closer(unsigned Length) { return CloserBase + capped(Length); }
 /// Right inside the openers of a statement of `Length` characters: `Slot`
 /// 1..7 (body-start sub-orders, then before-statement code).
 inline int inside(unsigned Length, int Slot) { return opener(Length) + Slot; }
@@ -75,6 +79,9 @@ struct FunctionFacts {
   llvm::DenseMap<const clang::Stmt *, const clang::Stmt *> Parent;
   llvm::DenseMap<const clang::Decl *, const clang::Stmt *> DeclStmtOf;
   std::vector<const clang::Stmt *> Preorder; ///< lambdas not entered
+  /// The `case`/`default` labels, gotos and label addresses (`&&l`) of
+  /// Preorder, in its order: what the jump checks look at.
+  std::vector<const clang::Stmt *> Jumps;
 };
 
 /// Inserted code under construction, with the spans of spec code in it.
@@ -228,10 +235,11 @@ public:
   Plan finish();
 
 private:
-  struct Brace {
-    unsigned Open, Close;
-  };
   bool brace(const clang::Stmt *St);
+  /// Inserts `Open` at `Begin` and `Close` at `End`, ranked so that pairs
+  /// nest, and records the pair for the nesting checks.
+  void wrapRange(unsigned Begin, unsigned End, Code Open, Code Close,
+                 unsigned ProbeIndex = 0);
   unsigned NextSeq = 0;
   llvm::DenseSet<const clang::Stmt *> Braced;
   std::map<const clang::FunctionDecl *, FunctionFacts> Facts;

@@ -9,6 +9,7 @@
 #include "SpecText.h"
 #include "sonde/rewriter/Diag.h"
 
+#include "clang/Basic/CharInfo.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -81,13 +82,11 @@ public:
 
   void load(StringRef Text) {
     if (std::optional<size_t> Bad = notText(Text)) {
-      StringRef Before = Text.take_front(*Bad);
-      unsigned Line = 1 + Before.count('\n');
-      unsigned Col = 1 + Before.size() - (Before.rfind('\n') + 1);
+      SpecLoc L = offsetLoc(*Bad);
       unsigned char C = Text[*Bad];
       // The position without the line: printing it would print the bytes.
       Diags.push_back(SMDiagnostic(
-          S.Path + ":" + std::to_string(Line) + ":" + std::to_string(Col),
+          S.Path + ":" + std::to_string(L.Line) + ":" + std::to_string(L.Col),
           SourceMgr::DK_Error,
           C == 0 ? "the spec holds a NUL byte; a probe spec is UTF-8 text"
                  : "the spec is not UTF-8 text (byte 0x" +
@@ -242,6 +241,8 @@ private:
 
   StringRef buffer() const { return S.SM->getMemoryBuffer(1)->getBuffer(); }
 
+  /// Columns count from the last '\n', as Spec::diag finds them again
+  /// (SourceMgr::getLineAndColumn also breaks lines at a lone '\r').
   SpecLoc offsetLoc(size_t Off) const {
     StringRef Before = buffer().take_front(Off);
     return SpecLoc{unsigned(1 + Before.count('\n')),
@@ -328,7 +329,7 @@ private:
       return false;
     }
     if (C == '"' || C == '\'') {
-      if (quoteClosesOnLine(V))
+      if (quoteClosesOnLine(I))
         return true;
       error(offsetLoc(I), Key == "at"
                               ? "the selector's quote is not closed on its "
@@ -361,16 +362,12 @@ private:
     return false;
   }
 
-  /// Whether a quoted scalar ends on the line it starts on (an unclosed
-  /// quote folds the following lines into the value).
-  bool quoteClosesOnLine(const YAML::Node &N) const {
-    size_t Pos = textPos(N);
+  /// Whether the quoted scalar whose opening quote is at `Pos` ends on the
+  /// line it starts on (an unclosed quote folds the following lines into
+  /// the value).
+  bool quoteClosesOnLine(size_t Pos) const {
     StringRef Buf = buffer();
-    if (Pos == StringRef::npos)
-      return true;
     char Q = Buf[Pos];
-    if (Q != '"' && Q != '\'')
-      return true;
     for (size_t I = Pos + 1; I < Buf.size() && Buf[I] != '\n'; ++I) {
       if (Q == '"' && Buf[I] == '\\') {
         ++I;
@@ -885,8 +882,7 @@ private:
       if ((unsigned char)N[I] < 0x20 || N[I] == 0x7f) {
         error(valueLoc(V),
               "'" + Key + "' holds a control character (0x" +
-                  Twine((unsigned char)N[I] < 0x10 ? "0" : "") +
-                  utohexstr((unsigned char)N[I], /*LowerCase=*/true) +
+                  toHex(N.substr(I, 1), /*LowerCase=*/true) +
                   "); it is printable text",
               N.size());
         return;
@@ -1113,7 +1109,8 @@ private:
       // A lone name is a function; under `watches:` it was meant as a
       // variable.
       bool LoneName = Q.Focus == FocusKind::Function && Q.Context.empty() &&
-                      Q.Captures.empty() && isIdentifier(Q.Host.Glob);
+                      Q.Captures.empty() &&
+                      clang::isValidAsciiIdentifier(Q.Host.Glob);
       error(P.AtLoc,
             LoneName
                 ? "'" + P.At +

@@ -75,11 +75,6 @@ std::string yamlMessage(const std::string &Msg, StringRef Line, unsigned Col) {
   return Out;
 }
 
-bool isIdentifier(StringRef S) {
-  return !S.empty() && (isAlpha(S[0]) || S[0] == '_') &&
-         all_of(S, [](char C) { return isAlnum(C) || C == '_'; });
-}
-
 /// The last line up to `Upto` whose double quotes do not pair up (an
 /// unclosed quote makes YAML complain lines later), or 0.
 unsigned unclosedQuoteBefore(StringRef Text, unsigned Upto) {
@@ -252,23 +247,16 @@ std::optional<CodeProblem> specCodeProblem(StringRef Code,
 
 /// Where the text stops being UTF-8 (or holds a NUL byte), if it does.
 std::optional<size_t> notText(StringRef Text) {
-  for (size_t I = 0; I < Text.size();) {
-    unsigned char C = Text[I];
-    if (C == 0)
-      return I;
-    if (C < 0x80) {
-      ++I;
-      continue;
-    }
-    unsigned N = getNumBytesForUTF8(C);
-    if (I + N > Text.size() ||
-        !isLegalUTF8Sequence(
-            reinterpret_cast<const UTF8 *>(Text.data() + I),
-            reinterpret_cast<const UTF8 *>(Text.data() + I + N)))
-      return I;
-    I += N;
-  }
-  return std::nullopt;
+  const auto *Begin = reinterpret_cast<const UTF8 *>(Text.data());
+  const UTF8 *Stop = Begin;
+  size_t Bad = isLegalUTF8String(&Stop, Begin + Text.size())
+                   ? StringRef::npos
+                   : size_t(Stop - Begin);
+  // NUL is valid UTF-8, but not text.
+  size_t First = std::min(Text.find('\0'), Bad);
+  if (First == StringRef::npos)
+    return std::nullopt;
+  return First;
 }
 
 } // namespace spectext

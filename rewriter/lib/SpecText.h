@@ -28,8 +28,6 @@ std::string nearest(llvm::StringRef Word,
 std::string yamlMessage(const std::string &Msg, llvm::StringRef Line,
                         unsigned Col);
 
-bool isIdentifier(llvm::StringRef S);
-
 /// The last line up to `Upto` whose double quotes do not pair up (an
 /// unclosed quote makes YAML complain lines later), or 0.
 unsigned unclosedQuoteBefore(llvm::StringRef Text, unsigned Upto);

@@ -139,6 +139,7 @@ struct Result {
   std::string Path;     ///< the source as given
   std::string Original; ///< the text the plan was computed from
   std::optional<Plan> P;
+  std::string Rewritten;   ///< Original with P applied, once it parsed
   std::string Diagnostics; ///< rendered compiler and engine messages
   bool SourceError = false;
   bool StrictError = false;
@@ -417,9 +418,11 @@ std::string outputPath(StringRef Dir, StringRef Source) {
   sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
   SmallString<256> Cwd;
   sys::fs::current_path(Cwd);
-  StringRef Rel = isWithin(Abs, Cwd) && Abs.size() > Cwd.size()
-                      ? StringRef(Abs).substr(Cwd.size() + 1)
-                      : sys::path::relative_path(Abs);
+  // relative_path drops the separator after the current directory, which
+  // is part of the directory itself when it is '/'.
+  bool Below = isWithin(Abs, Cwd) && Abs.size() > Cwd.size();
+  StringRef Rel = sys::path::relative_path(
+      Below ? StringRef(Abs).drop_front(Cwd.size()) : StringRef(Abs));
   SmallString<256> Out(Dir);
   sys::path::append(Out, Rel);
   return Out.str().str();
@@ -574,8 +577,8 @@ int main(int argc, const char **argv) {
       DiagOS.flush();
       R.Diagnostics = Rendered + R.Diagnostics;
       if (R.P && !R.SourceError) {
-        std::string Rewritten = applyEdits(R.Original, *R.P);
-        verifyRewritten(DB, *S, R, Rewritten);
+        R.Rewritten = applyEdits(R.Original, *R.P);
+        verifyRewritten(DB, *S, R, R.Rewritten);
       }
       size_t N = ++Done;
       std::lock_guard<std::mutex> Lock(ErrMutex);
@@ -658,7 +661,7 @@ int main(int argc, const char **argv) {
     if (*Hook && (InPlace || !OutDir.empty()))
       (void)std::system(Hook);
   for (const Result &R : Results) {
-    std::string Rewritten = applyEdits(R.Original, *R.P);
+    const std::string &Rewritten = R.Rewritten;
     if (Diff) {
       outs() << unifiedDiff(R.Path, R.Path, R.Original, Rewritten);
       continue;

@@ -11,17 +11,20 @@
 namespace sonde::trace {
 namespace {
 
+/// Percentile `P` (0 to 1) of sorted durations, by nearest rank; 0 when
+/// there are none.
+int64_t percentile(const std::vector<int64_t> &Durs, double P) {
+  if (Durs.empty())
+    return 0;
+  size_t Rank = static_cast<size_t>(std::ceil(P * Durs.size()));
+  return Durs[std::min(Durs.size(), std::max<size_t>(Rank, 1)) - 1];
+}
+
 struct RegionStats {
   std::string Cat, Category, Name;
   std::vector<int64_t> Durs;
   int64_t Total = 0;
   uint64_t Unfinished = 0;
-  int64_t percentile(double P) const {
-    if (Durs.empty())
-      return 0;
-    size_t Rank = static_cast<size_t>(std::ceil(P * Durs.size()));
-    return Durs[std::min(Durs.size(), std::max<size_t>(Rank, 1)) - 1];
-  }
 };
 
 struct WatchStats {
@@ -39,12 +42,6 @@ struct ApiStats {
   uint64_t Calls = 0, Errors = 0, Unfinished = 0;
   std::vector<int64_t> Durs;
   int64_t Total = 0;
-  int64_t percentile(double P) const {
-    if (Durs.empty())
-      return 0;
-    size_t Rank = static_cast<size_t>(std::ceil(P * Durs.size()));
-    return Durs[std::min(Durs.size(), std::max<size_t>(Rank, 1)) - 1];
-  }
 };
 
 /// The records of one `state:` site: one per parameter per snapshot.
@@ -65,6 +62,26 @@ struct Totals {
   uint64_t Events = 0, Threads = 0, Dropped = 0;
 };
 
+/// (name, name) -> row of one table of Totals.
+using RowIndex = std::map<std::pair<std::string, std::string>, size_t>;
+constexpr size_t NoRow = ~size_t(0);
+
+/// The row of `Rows` for a site: `Slot` (the site's entry in the per-trace
+/// site table) finds it after the site's first event; at that first event
+/// it is looked up by (`K1`, `K2`), which sites of other traces share, and
+/// made by `Make` when new.
+template <class Row, class MakeRow>
+Row &rowOf(std::vector<Row> &Rows, RowIndex &Index, size_t &Slot,
+           const std::string &K1, const std::string &K2, MakeRow Make) {
+  if (Slot == NoRow) {
+    auto [It, New] = Index.emplace(std::make_pair(K1, K2), Rows.size());
+    if (New)
+      Rows.push_back(Make());
+    Slot = It->second;
+  }
+  return Rows[Slot];
+}
+
 const std::string *strField(const Value &V, const char *Key) {
   const Value *F = V.get(Key);
   return F && F->K == Value::Kind::String ? &F->str() : nullptr;
@@ -81,21 +98,15 @@ uint64_t callId(const Value &V) {
 /// call ids are per process.
 using OpenCalls = std::map<uint64_t, std::pair<size_t, int64_t>>;
 
-void addApi(Totals &T, std::vector<size_t> &BySite,
-            std::map<std::pair<std::string, std::string>, size_t> &Index,
+void addApi(Totals &T, std::vector<size_t> &BySite, RowIndex &Index,
             OpenCalls &Open, const SiteInfo &S, const Event &E) {
   size_t &I = BySite[E.Site];
-  if (I == ~size_t(0)) {
-    auto [It, New] =
-        Index.emplace(std::make_pair(S.Name, S.Function), T.Apis.size());
-    if (New) {
-      T.Apis.emplace_back();
-      T.Apis.back().Function = S.Name;
-      T.Apis.back().Caller = S.Function;
-    }
-    I = It->second;
-  }
-  ApiStats &A = T.Apis[I];
+  ApiStats &A = rowOf(T.Apis, Index, I, S.Name, S.Function, [&] {
+    ApiStats New;
+    New.Function = S.Name;
+    New.Caller = S.Function;
+    return New;
+  });
   const std::string *Phase = strField(E.V, "phase");
   if (Phase && *Phase == "pre") {
     ++A.Calls;
@@ -113,21 +124,15 @@ void addApi(Totals &T, std::vector<size_t> &BySite,
     ++A.Errors;
 }
 
-void addState(Totals &T, std::vector<size_t> &BySite,
-              std::map<std::pair<std::string, std::string>, size_t> &Index,
+void addState(Totals &T, std::vector<size_t> &BySite, RowIndex &Index,
               const SiteInfo &S, const Event &E) {
-  size_t &I = BySite[E.Site];
-  if (I == ~size_t(0)) {
-    auto [It, New] =
-        Index.emplace(std::make_pair(S.Name, S.Function), T.States.size());
-    if (New) {
-      T.States.emplace_back();
-      T.States.back().Name = S.Name;
-      T.States.back().Func = S.Function;
-    }
-    I = It->second;
-  }
-  StateStats &St = T.States[I];
+  StateStats &St =
+      rowOf(T.States, Index, BySite[E.Site], S.Name, S.Function, [&] {
+        StateStats New;
+        New.Name = S.Name;
+        New.Func = S.Function;
+        return New;
+      });
   ++St.Records;
   const std::string *Param = strField(E.V, "param");
   ++St.PerParam[Param ? *Param : std::string()];
@@ -136,13 +141,11 @@ void addState(Totals &T, std::vector<size_t> &BySite,
 
 Totals collect(const std::vector<Trace> &Traces) {
   Totals T;
-  std::map<std::pair<std::string, std::string>, size_t> ApiIndex, StateIndex;
+  RowIndex ApiIndex, StateIndex, RegionIndex, WatchIndex;
   std::map<std::string, int64_t> &CategoryTotals = T.ByCategory;
-  std::map<std::pair<std::string, std::string>, size_t> RegionIndex;
-  std::map<std::pair<std::string, std::string>, size_t> WatchIndex;
   for (const Trace &Tr : Traces) {
     // Site id -> stats index, so the per-event work is an array lookup.
-    std::vector<size_t> BySite(Tr.Sites.size(), ~size_t(0));
+    std::vector<size_t> BySite(Tr.Sites.size(), NoRow);
     T.Events += Tr.Events.size();
     T.Threads += Tr.Threads.size();
     T.Dropped += Tr.Process.Dropped;
@@ -159,16 +162,10 @@ Totals collect(const std::vector<Trace> &Traces) {
       }
       switch (E.Kind) {
       case EventKind::Region: {
-        size_t &Index = BySite[E.Site];
-        if (Index == ~size_t(0)) {
-          auto Key = std::make_pair(S.Category, S.Name);
-          auto [It, New] = RegionIndex.emplace(Key, T.Regions.size());
-          if (New)
-            T.Regions.push_back(
-                {S.topCategory(), S.Category, S.Name, {}, 0, 0});
-          Index = It->second;
-        }
-        RegionStats &R = T.Regions[Index];
+        RegionStats &R = rowOf(
+            T.Regions, RegionIndex, BySite[E.Site], S.Category, S.Name, [&] {
+              return RegionStats{S.topCategory(), S.Category, S.Name, {}, 0, 0};
+            });
         R.Durs.push_back(E.Dur);
         R.Total += E.Dur;
         R.Unfinished += E.Unfinished;
@@ -179,15 +176,9 @@ Totals collect(const std::vector<Trace> &Traces) {
         ++T.Instants[S.Category + "/" + eventName(Tr, E)];
         break;
       case EventKind::Watch: {
-        size_t &Index = BySite[E.Site];
-        if (Index == ~size_t(0)) {
-          auto Key = std::make_pair(S.Name, S.Function);
-          auto [It, New] = WatchIndex.emplace(Key, T.Watches.size());
-          if (New)
-            T.Watches.push_back({S.Name, S.Function});
-          Index = It->second;
-        }
-        WatchStats &W = T.Watches[Index];
+        WatchStats &W =
+            rowOf(T.Watches, WatchIndex, BySite[E.Site], S.Name, S.Function,
+                  [&] { return WatchStats{S.Name, S.Function}; });
         ++W.Count;
         if (!W.First)
           W.First = &E.V;
@@ -300,8 +291,8 @@ void printSummary(const std::vector<Trace> &Traces, std::FILE *Out) {
       std::fprintf(Out, "%-16s %-22s %9zu %13s %12s %12s %12s", R.Cat.c_str(),
                    R.Name.c_str(), R.Durs.size(), human(R.Total).c_str(),
                    human(R.Total / static_cast<int64_t>(R.Durs.size())).c_str(),
-                   human(R.percentile(0.5)).c_str(),
-                   human(R.percentile(0.99)).c_str());
+                   human(percentile(R.Durs, 0.5)).c_str(),
+                   human(percentile(R.Durs, 0.99)).c_str());
       if (R.Unfinished)
         std::fprintf(Out, "  (%llu unfinished)",
                      (unsigned long long)R.Unfinished);
@@ -337,8 +328,9 @@ void printSummary(const std::vector<Trace> &Traces, std::FILE *Out) {
       std::fprintf(Out, "%-*s %-22s %9llu %7llu %13s %12s %12s", W,
                    A.Function.c_str(), A.Caller.c_str(),
                    (unsigned long long)A.Calls, (unsigned long long)A.Errors,
-                   human(A.Total).c_str(), human(A.percentile(0.5)).c_str(),
-                   human(A.percentile(0.99)).c_str());
+                   human(A.Total).c_str(),
+                   human(percentile(A.Durs, 0.5)).c_str(),
+                   human(percentile(A.Durs, 0.99)).c_str());
       if (A.Unfinished)
         std::fprintf(Out, "  (%llu unfinished)",
                      (unsigned long long)A.Unfinished);
@@ -390,8 +382,8 @@ void printSummaryJson(const std::vector<Trace> &Traces, std::FILE *Out) {
     J.key("count").num(static_cast<uint64_t>(R.Durs.size()));
     J.key("total_ns").num(R.Total);
     J.key("mean_ns").num(R.Total / static_cast<int64_t>(R.Durs.size()));
-    J.key("p50_ns").num(R.percentile(0.5));
-    J.key("p99_ns").num(R.percentile(0.99));
+    J.key("p50_ns").num(percentile(R.Durs, 0.5));
+    J.key("p99_ns").num(percentile(R.Durs, 0.99));
     J.key("unfinished").num(R.Unfinished);
     J.close();
   }
@@ -423,8 +415,8 @@ void printSummaryJson(const std::vector<Trace> &Traces, std::FILE *Out) {
     J.key("errors").num(A.Errors);
     J.key("unfinished").num(A.Unfinished);
     J.key("total_ns").num(A.Total);
-    J.key("p50_ns").num(A.percentile(0.5));
-    J.key("p99_ns").num(A.percentile(0.99));
+    J.key("p50_ns").num(percentile(A.Durs, 0.5));
+    J.key("p99_ns").num(percentile(A.Durs, 0.99));
     J.close();
   }
   J.closeArray();

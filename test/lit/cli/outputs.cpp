@@ -13,6 +13,10 @@
 // PROGRESS-DAG: [{{[12]}}/2] src/a.cpp
 // PROGRESS-DAG: [{{[12]}}/2] src/b.cpp
 //
+// From '/', DIR holds the file's whole path.
+// RUN: rm -rf %t/root-out && cd / && %sonde-rewrite --spec %S/Inputs/probes.yaml -o %t/root-out %t/src/a.cpp -- -std=c++17
+// RUN: test -f %t/root-out%t/src/a.cpp
+//
 // --diff prints a unified diff and writes nothing.
 // RUN: cd %t && %sonde-rewrite --spec %S/Inputs/probes.yaml --diff src/b.cpp -- -std=c++17 | FileCheck %s --check-prefix=DIFF
 // DIFF:      --- src/b.cpp

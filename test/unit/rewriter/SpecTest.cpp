@@ -310,4 +310,33 @@ TEST(Spec, StateErrorsAreLocated) {
       << E;
 }
 
+// A spec that is not text is refused at its first bad byte or NUL, whichever
+// comes first; columns count bytes, and valid sequences before it pass.
+TEST(Spec, NotTextIsLocatedAtTheFirstBadByte) {
+  using namespace std::string_literals;
+  const char *Nul = "error: the spec holds a NUL byte";
+  EXPECT_NE(errorsOf("version: 1\n\0\xff"s).find("probes.yaml:2:1: "s + Nul),
+            std::string::npos);
+  EXPECT_NE(errorsOf("version: 1\n\xff\0"s)
+                .find("probes.yaml:2:1: error: the spec is not UTF-8 text "
+                      "(byte 0xff)"),
+            std::string::npos);
+  // A surrogate and an overlong '/' are not UTF-8 either.
+  EXPECT_NE(errorsOf("version: 1\n# \xed\xa0\x80\n")
+                .find("probes.yaml:2:3: error: the spec is not UTF-8 text "
+                      "(byte 0xed)"),
+            std::string::npos);
+  EXPECT_NE(errorsOf("version: 1\n# \xc0\xaf\n")
+                .find("probes.yaml:2:3: error: the spec is not UTF-8 text "
+                      "(byte 0xc0)"),
+            std::string::npos);
+  EXPECT_NE(errorsOf("version: 1\n# caf\xc3\xa9 \xf0\x9f\x98\x80 \x80\n")
+                .find("probes.yaml:2:14: error: the spec is not UTF-8 text "
+                      "(byte 0x80)"),
+            std::string::npos);
+  EXPECT_NE(errorsOf("version: 1\n# caf\xc3\xa9 \0"s)
+                .find("probes.yaml:2:9: "s + Nul),
+            std::string::npos);
+}
+
 } // namespace
