@@ -32,6 +32,7 @@
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
+#include "clang/Basic/CharInfo.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/FileManager.h"
 #include "clang/Basic/SourceManager.h"
@@ -178,18 +179,18 @@ std::shared_ptr<CompilerInvocation> nestedInvocation(CompilerInstance &CI) {
   return Inv;
 }
 
-bool isIdentifierChar(char C) {
-  return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') ||
-         (C >= '0' && C <= '9') || C == '_' || C == '$';
-}
-
 /// Whether `Word` occurs in `Text` as a whole identifier.
 bool mentions(StringRef Text, StringRef Word) {
   for (size_t Pos = Text.find(Word); Pos != StringRef::npos;
        Pos = Text.find(Word, Pos + 1)) {
     size_t End = Pos + Word.size();
-    if ((Pos == 0 || !isIdentifierChar(Text[Pos - 1])) &&
-        (End >= Text.size() || !isIdentifierChar(Text[End])))
+    // A byte of a UTF-8 name counts as a boundary: the check stays
+    // conservative (a mention makes the nested parse run).
+    auto IsIdent = [](char C) {
+      return isAsciiIdentifierContinue(C, /*AllowDollar=*/true);
+    };
+    if ((Pos == 0 || !IsIdent(Text[Pos - 1])) &&
+        (End >= Text.size() || !IsIdent(Text[End])))
       return true;
   }
   return false;
