@@ -217,22 +217,21 @@ std::optional<CodeProblem> specCodeProblem(StringRef Code,
                                "compiles; spec code is one C++ expression"};
       break;
     case clang::tok::comma:
-      // Top-level, it is the comma operator: the left side is discarded
-      // (and -Wunused-value breaks -Werror builds). A comma between
-      // template arguments counts too; parentheses keep it.
+    case clang::tok::semi:
+      // Top-level, ';' ends a statement and ',' is the comma operator,
+      // which discards its left side (and -Wunused-value breaks -Werror
+      // builds). A comma between template arguments counts too;
+      // parentheses keep it.
       if (Stack.empty())
         return CodeProblem{
             Off, 1,
-            "',' outside brackets makes two expressions, of which the first "
-            "is discarded; " +
-                What +
-                " is one C++ expression (put a template's argument list in "
-                "parentheses)"};
-      break;
-    case clang::tok::semi:
-      if (Stack.empty())
-        return CodeProblem{
-            Off, 1, "';' ends a statement; " + What + " is one C++ expression"};
+            T.is(clang::tok::semi)
+                ? "';' ends a statement; " + What + " is one C++ expression"
+                : "',' outside brackets makes two expressions, of which the "
+                  "first is discarded; " +
+                      What +
+                      " is one C++ expression (put a template's argument "
+                      "list in parentheses)"};
       break;
     default:
       break;
