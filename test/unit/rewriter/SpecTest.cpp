@@ -314,29 +314,20 @@ TEST(Spec, StateErrorsAreLocated) {
 // comes first; columns count bytes, and valid sequences before it pass.
 TEST(Spec, NotTextIsLocatedAtTheFirstBadByte) {
   using namespace std::string_literals;
-  const char *Nul = "error: the spec holds a NUL byte";
-  EXPECT_NE(errorsOf("version: 1\n\0\xff"s).find("probes.yaml:2:1: "s + Nul),
-            std::string::npos);
-  EXPECT_NE(errorsOf("version: 1\n\xff\0"s)
-                .find("probes.yaml:2:1: error: the spec is not UTF-8 text "
-                      "(byte 0xff)"),
-            std::string::npos);
+  auto ExpectError = [](const std::string &Text, const std::string &Want) {
+    EXPECT_NE(errorsOf(Text).find("probes.yaml:" + Want), std::string::npos)
+        << Want;
+  };
+  const std::string Nul = "error: the spec holds a NUL byte";
+  const std::string Byte = "error: the spec is not UTF-8 text (byte 0x";
+  ExpectError("version: 1\n\0\xff"s, "2:1: " + Nul);
+  ExpectError("version: 1\n\xff\0"s, "2:1: " + Byte + "ff)");
   // A surrogate and an overlong '/' are not UTF-8 either.
-  EXPECT_NE(errorsOf("version: 1\n# \xed\xa0\x80\n")
-                .find("probes.yaml:2:3: error: the spec is not UTF-8 text "
-                      "(byte 0xed)"),
-            std::string::npos);
-  EXPECT_NE(errorsOf("version: 1\n# \xc0\xaf\n")
-                .find("probes.yaml:2:3: error: the spec is not UTF-8 text "
-                      "(byte 0xc0)"),
-            std::string::npos);
-  EXPECT_NE(errorsOf("version: 1\n# caf\xc3\xa9 \xf0\x9f\x98\x80 \x80\n")
-                .find("probes.yaml:2:14: error: the spec is not UTF-8 text "
-                      "(byte 0x80)"),
-            std::string::npos);
-  EXPECT_NE(errorsOf("version: 1\n# caf\xc3\xa9 \0"s)
-                .find("probes.yaml:2:9: "s + Nul),
-            std::string::npos);
+  ExpectError("version: 1\n# \xed\xa0\x80\n", "2:3: " + Byte + "ed)");
+  ExpectError("version: 1\n# \xc0\xaf\n", "2:3: " + Byte + "c0)");
+  ExpectError("version: 1\n# caf\xc3\xa9 \xf0\x9f\x98\x80 \x80\n",
+              "2:14: " + Byte + "80)");
+  ExpectError("version: 1\n# caf\xc3\xa9 \0"s, "2:9: " + Nul);
 }
 
 } // namespace
