@@ -448,8 +448,19 @@ bool iterable(const CXXForRangeStmt *R) {
       isa<CXXStdInitializerListExpr>(Init->IgnoreImplicit()))
     return false;
   QualType T = Init->getType();
-  if (T->isDependentType())
+  if (T->isDependentType()) {
+    // In a template the type is unknown, and so is which begin() the loop
+    // finds (sonde::iterate finds the same ones) and whether a prvalue
+    // range could be moved into the wrapper: only a named variable or
+    // member, an lvalue whatever its type, is wrapped.
+    const Expr *E = Init->IgnoreParens();
+    if (auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return isa<VarDecl>(DRE->getDecl());
+    if (auto *ME = dyn_cast<MemberExpr>(E))
+      return isa<FieldDecl>(ME->getMemberDecl()) &&
+             isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts());
     return false;
+  }
   if (T->isArrayType())
     return true;
   const DeclStmt *BeginStmt = R->getBeginStmt();
@@ -572,6 +583,15 @@ private:
                  ")");
       return;
     }
+    if (R && Pr.Mode == ModeKind::Region && !iterable(R) && R->getRangeInit() &&
+        R->getRangeInit()->isTypeDependent())
+      B.note(L->getBeginLoc(), SourceNote::Warning,
+             "probe '" + Pr.At +
+                 "': the range's type depends on a template parameter and "
+                 "it is not a named variable; '" +
+                 Base + ".iter' (the fetch) is not recorded, only '" + Base +
+                 ".block'",
+             "sonde-unsupported");
     SiteRef Block = B.addSite(Pr, F, "loop", Base + ".block", "block",
                               L->getBeginLoc(), I.spelling(), "", A.Names);
     Code G = B.guard(Pr, F, Block);
