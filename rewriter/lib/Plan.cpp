@@ -822,6 +822,50 @@ std::string whyNot(const FunctionDecl *FD, const PlanBuilder &B,
   return "";
 }
 
+/// Whether `F` has a parameter or a local variable named `Name` anywhere in
+/// its body (in scope at some site or not): what a capture can name.
+bool declares(PlanBuilder &B, const HostFunction &F, StringRef Name) {
+  for (const ParmVarDecl *PV : F.FD->parameters())
+    if (PV->getName() == Name)
+      return true;
+  for (const auto &[D, DS] : B.facts(F).DeclStmtOf) {
+    auto *VD = dyn_cast<ValueDecl>(D);
+    if (VD && VD->getDeclName().isIdentifier() && VD->getName() == Name)
+      return true;
+  }
+  return false;
+}
+
+/// A capture that no function `Pr` matches in this file declares is a
+/// mistake in the spec (a typo, a renamed variable), not a site where it is
+/// out of scope: one error at the capture in the spec, and no warning per
+/// site. A name declared in some matched function stays a per-site warning
+/// where it is not in scope.
+void checkCaptures(PlanBuilder &B, const Spec &S, const Probe &Pr,
+                   ArrayRef<const HostFunction *> Matched,
+                   std::vector<SpecNote> &Errors) {
+  if (Matched.empty())
+    return;
+  for (const Item &C : Pr.Q.Captures) {
+    if (any_of(Matched,
+               [&](const HostFunction *H) { return declares(B, *H, C.Name); }))
+      continue;
+    B.Undeclared.insert({Pr.Index, C.Name});
+    std::string Where;
+    for (size_t I = 0; I < Matched.size() && I < 3; ++I)
+      Where += (I ? ", '" : "'") + Matched[I]->QualifiedName + "'";
+    if (Matched.size() > 3)
+      Where += ", ...";
+    Errors.push_back(
+        {S.selectorLoc(Pr, C.Offset), std::max(1u, C.Length),
+         "capture '" + C.Name + "' of probe '" + Pr.At +
+             "' names no parameter or local variable of " +
+             (Matched.size() > 1 ? "any function it matches (" + Where + ")"
+                                 : Where),
+         Pr.Index});
+  }
+}
+
 std::string fileName(const SourceManager &SM) {
   OptionalFileEntryRef FE = SM.getFileEntryRefForID(SM.getMainFileID());
   if (!FE)
@@ -865,6 +909,7 @@ Expected<Plan> computePlan(ASTContext &Ctx, const Spec &S,
 
   const auto &Kinds = selectorKinds();
   std::set<std::pair<const FunctionDecl *, std::string>> FramesPlaced;
+  std::vector<SpecNote> SpecErrors;
   for (const Probe &Pr : S.Probes) {
     const SelectorKind *Kind = nullptr;
     for (const auto &K : Kinds)
@@ -874,9 +919,19 @@ Expected<Plan> computePlan(ASTContext &Ctx, const Spec &S,
       }
     if (!Kind)
       continue;
+    auto Hosted = [&](const HostFunction &H) {
+      return Pr.Q.Host.matches(H.QualifiedName) &&
+             Pr.Q.Host.matchesFile(File) && S.inScope(File, H.QualifiedName);
+    };
+    std::vector<const HostFunction *> Matched;
     for (const HostFunction &H : Hosts) {
-      if (!Pr.Q.Host.matches(H.QualifiedName) || !Pr.Q.Host.matchesFile(File) ||
-          !S.inScope(File, H.QualifiedName))
+      std::string Flag;
+      if (Hosted(H) && whyNot(H.FD, B, Flag).empty())
+        Matched.push_back(&H);
+    }
+    checkCaptures(B, S, Pr, Matched, SpecErrors);
+    for (const HostFunction &H : Hosts) {
+      if (!Hosted(H))
         continue;
       std::string Flag;
       std::string Why = whyNot(H.FD, B, Flag);
@@ -922,6 +977,7 @@ Expected<Plan> computePlan(ASTContext &Ctx, const Spec &S,
         B.needHeader("sonde/torch.h");
       }
   Plan P = B.finish();
+  P.SpecErrors = std::move(SpecErrors);
   // Inserted code needs C++17 (if constexpr, inline variables); under an
   // older standard it would not compile, and the errors would come from
   // inside sonde.h. Found on jsoncpp, which sets CMAKE_CXX_STANDARD 11. A
