@@ -1288,7 +1288,8 @@ void forEachCall(PlanBuilder &B, const FunctionFacts &Fx, const Probe &Pr,
       continue;
     if (!I.Callee.matches(Callee) &&
         !(Written && StringRef(I.Callee.Glob).contains("::") &&
-          globMatch(I.Callee.Glob, writtenName(B, CE, Short))))
+          globMatch(I.Callee.Glob, writtenName(B, CE, Short))) &&
+        !I.Callee.matches(torchHolderName(CE->getDirectCallee())))
       continue;
     // `p->f()` calls `operator->` without writing it.
     if (auto *OC = dyn_cast<CXXOperatorCallExpr>(CE))

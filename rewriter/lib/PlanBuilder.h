@@ -264,6 +264,10 @@ private:
   std::set<std::string> Headers;
 };
 
+/// The name of `FD` through a `TORCH_MODULE` holder (`Net::forward` for
+/// `NetImpl::forward`), or "" (see HostFunction::HolderName).
+std::string torchHolderName(const clang::FunctionDecl *FD);
+
 /// A C string literal for `S`.
 std::string quote(llvm::StringRef S);
 /// FNV-1a, 64 bits.
