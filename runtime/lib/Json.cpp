@@ -106,13 +106,15 @@ JsonOut &JsonOut::num(double V) {
 }
 
 JsonOut &JsonOut::micros(int64_t Ns) {
+  // The magnitude as unsigned: -INT64_MIN does not fit an int64_t.
+  uint64_t Abs = static_cast<uint64_t>(Ns);
   if (Ns < 0) {
     raw("-");
-    Ns = -Ns;
+    Abs = 0 - Abs;
   }
-  num(static_cast<int64_t>(Ns / 1000));
+  num(Abs / 1000);
   char Frac[8];
-  std::snprintf(Frac, sizeof Frac, ".%03d", static_cast<int>(Ns % 1000));
+  std::snprintf(Frac, sizeof Frac, ".%03d", static_cast<int>(Abs % 1000));
   return raw(Frac);
 }
 
