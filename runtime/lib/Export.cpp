@@ -3,6 +3,7 @@
 #include "Export.h"
 #include "Json.h"
 
+#include <algorithm>
 #include <map>
 
 namespace sonde::trace {
@@ -20,6 +21,37 @@ std::string eventName(const Trace &T, const Event &E) {
   return Name;
 }
 
+bool scalarValue(const Value &V, double &Out) {
+  if (V.isNumber()) {
+    Out = V.number();
+    return true;
+  }
+  if (V.K != Value::Kind::Object)
+    return false;
+  const Value *Numel = V.get("numel"), *Scalar = V.get("value");
+  if (!Numel || !Numel->isNumber() || Numel->number() != 1 || !Scalar ||
+      !Scalar->isNumber())
+    return false;
+  Out = Scalar->number();
+  return true;
+}
+
+int64_t timeOrigin(const std::vector<Trace> &Traces) {
+  bool Any = false;
+  int64_t Origin = 0;
+  auto Take = [&](int64_t Ts) {
+    Origin = Any ? std::min(Origin, Ts) : Ts;
+    Any = true;
+  };
+  for (const Trace &T : Traces) {
+    if (T.Process.StartNs)
+      Take(T.Process.StartNs);
+    for (const Event &E : T.Events)
+      Take(E.Ts);
+  }
+  return Origin;
+}
+
 namespace {
 
 const char *kindName(EventKind K) {
@@ -34,11 +66,25 @@ const char *kindName(EventKind K) {
   return "?";
 }
 
-/// The site number records show: the plan's stable id when there is one
-/// (so records join with `sonde-rewrite --list-sites`), else the dense id.
-uint64_t siteNumber(const SiteInfo &S) {
-  return S.StableId ? S.StableId : S.Id;
+/// A site's stable id as `sonde-rewrite --list-sites` prints it: 16
+/// lowercase hex digits (a string: as a JSON number, a 64-bit id would be
+/// rounded by readers that hold numbers as doubles).
+std::string stableIdText(uint64_t Id) {
+  char B[24];
+  std::snprintf(B, sizeof B, "%016llx", static_cast<unsigned long long>(Id));
+  return B;
 }
+
+/// `Ts` relative to `Origin`, wrapping (never overflowing) on the times of
+/// a damaged file.
+int64_t since(int64_t Ts, int64_t Origin) {
+  return static_cast<int64_t>(static_cast<uint64_t>(Ts) -
+                              static_cast<uint64_t>(Origin));
+}
+
+/// The absolute time `Origin` as a string of decimal nanoseconds since the
+/// Unix epoch (above 2^53: exact only as text).
+std::string unixNsText(int64_t Origin) { return std::to_string(Origin); }
 
 /// The fields of an API call record (a watch of an `Api` site whose value
 /// is {phase, call, args | ret}): docs/trace-format.md.
@@ -60,12 +106,18 @@ void apiFields(JsonOut &J, const SiteInfo &S, const Value &V) {
     J.key("ret").value(*R);
 }
 
-void processRecord(JsonOut &J, const Trace &T, bool End) {
+void processRecord(JsonOut &J, const Trace &T, bool End, int64_t Origin) {
   const ProcessInfo &P = T.Process;
   J.open();
   J.key("kind").str("process");
   J.key("event").str(End ? "end" : "start");
-  J.key("ts").num(End ? P.EndNs : P.StartNs);
+  // A file cut before its process block has no start time: null.
+  if (int64_t Ts = End ? P.EndNs : P.StartNs)
+    J.key("ts").num(since(Ts, Origin));
+  else
+    J.key("ts").raw("null");
+  if (!End)
+    J.key("origin_unix_ns").str(unixNsText(Origin));
   J.key("pid").num(P.Pid);
   J.key("rank").num(P.Rank);
   J.key("program").str(P.Program);
@@ -85,8 +137,11 @@ void processRecord(JsonOut &J, const Trace &T, bool End) {
 
 void exportJsonl(const std::vector<Trace> &Traces, std::FILE *Out) {
   JsonOut J(Out);
+  // Times are nanoseconds since one origin (below 2^53, exact in every
+  // JSON reader); each process start record gives it as text.
+  int64_t Origin = timeOrigin(Traces);
   for (const Trace &T : Traces) {
-    processRecord(J, T, false);
+    processRecord(J, T, false, Origin);
     for (const Event &E : T.Events) {
       const SiteInfo &S = T.site(E.Site);
       J.open();
@@ -101,13 +156,15 @@ void exportJsonl(const std::vector<Trace> &Traces, std::FILE *Out) {
         apiFields(J, S, E.V);
       J.key("cat").str(S.topCategory());
       J.key("name").str(eventName(T, E));
-      J.key("ts").num(E.Ts);
+      J.key("ts").num(since(E.Ts, Origin));
       if (E.Kind == EventKind::Region)
         J.key("dur").num(E.Dur);
       J.key("pid").num(T.Process.Pid);
       J.key("tid").num(T.tid(E.Thread));
       J.key("rank").num(T.Process.Rank);
-      J.key("site").num(siteNumber(S));
+      J.key("site").num(static_cast<uint64_t>(S.Id));
+      if (S.StableId)
+        J.key("site_id").str(stableIdText(S.StableId));
       J.key("file").str(S.File);
       J.key("line").num(static_cast<uint64_t>(S.Line));
       J.key("func").str(S.Function);
@@ -123,13 +180,20 @@ void exportJsonl(const std::vector<Trace> &Traces, std::FILE *Out) {
         J.key("args").args(*E.A);
       J.close().raw("\n");
     }
-    processRecord(J, T, true);
+    processRecord(J, T, true, Origin);
   }
 }
 
 void exportChrome(const std::vector<Trace> &Traces, std::FILE *Out) {
   JsonOut J(Out);
-  J.raw("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n");
+  // Microseconds since the origin: absolute ones (1.8e15 us, with three
+  // decimals) are more digits than a double holds. The origin is in
+  // otherData, as text.
+  int64_t Origin = timeOrigin(Traces);
+  J.raw("{\"displayTimeUnit\":\"ms\",\"otherData\":").open();
+  J.key("origin_unix_ns").str(unixNsText(Origin));
+  J.key("time_unit").str("us since origin_unix_ns");
+  J.close().raw(",\"traceEvents\":[\n");
   bool FirstEvent = true;
   auto Begin = [&]() -> JsonOut & {
     if (!FirstEvent)
@@ -137,21 +201,24 @@ void exportChrome(const std::vector<Trace> &Traces, std::FILE *Out) {
     FirstEvent = false;
     return J.open();
   };
+  // Metadata events carry the category Chrome itself gives them.
+  auto Meta = [&](const char *Name) -> JsonOut & {
+    Begin().key("ph").str("M");
+    J.key("cat").str("__metadata");
+    return J.key("name").str(Name);
+  };
   for (const Trace &T : Traces) {
     uint64_t Pid = T.Process.Pid;
-    Begin().key("ph").str("M");
-    J.key("name").str("process_name");
+    Meta("process_name");
     J.key("pid").num(Pid);
     J.key("args").open().key("name").str(
         T.Process.Program + " (rank " + std::to_string(T.Process.Rank) + ")");
     J.close().close();
-    Begin().key("ph").str("M");
-    J.key("name").str("process_sort_index");
+    Meta("process_sort_index");
     J.key("pid").num(Pid);
     J.key("args").open().key("sort_index").num(T.Process.Rank).close().close();
     for (const ThreadInfo &TI : T.Threads) {
-      Begin().key("ph").str("M");
-      J.key("name").str("thread_name");
+      Meta("thread_name");
       J.key("pid").num(Pid);
       J.key("tid").num(TI.Tid);
       J.key("args").open().key("name").str(
@@ -160,6 +227,9 @@ void exportChrome(const std::vector<Trace> &Traces, std::FILE *Out) {
     }
     for (const Event &E : T.Events) {
       const SiteInfo &S = T.site(E.Site);
+      // A numeric watch (or a one-element tensor's value) is a counter.
+      double Scalar = 0;
+      bool Counter = E.Kind == EventKind::Watch && scalarValue(E.V, Scalar);
       Begin();
       switch (E.Kind) {
       case EventKind::Region:
@@ -171,7 +241,7 @@ void exportChrome(const std::vector<Trace> &Traces, std::FILE *Out) {
         J.key("s").str("t");
         break;
       case EventKind::Watch:
-        if (E.V.isNumber()) {
+        if (Counter) {
           J.key("ph").str("C");
         } else {
           J.key("ph").str("i");
@@ -181,13 +251,17 @@ void exportChrome(const std::vector<Trace> &Traces, std::FILE *Out) {
       }
       J.key("name").str(eventName(T, E));
       J.key("cat").str(S.Category);
-      J.key("ts").micros(E.Ts);
+      J.key("ts").micros(since(E.Ts, Origin));
       J.key("pid").num(Pid);
       J.key("tid").num(T.tid(E.Thread));
       J.key("args").open();
-      if (E.Kind == EventKind::Watch)
-        J.key(E.V.isNumber() ? S.Name : std::string("value")).value(E.V);
-      if (E.Kind != EventKind::Watch || !E.V.isNumber()) {
+      if (Counter && E.V.isNumber())
+        J.key(S.Name).value(E.V);
+      else if (Counter)
+        J.key(S.Name).num(Scalar);
+      else if (E.Kind == EventKind::Watch)
+        J.key("value").value(E.V);
+      if (!Counter) {
         // Counter tracks plot every arg: give them only the value.
         for (const auto &KV : *E.A)
           J.key(KV.first).value(KV.second);

@@ -12,11 +12,17 @@
 
 namespace sonde::trace {
 
-/// One JSON object per line (docs/cli.md), each process in time order.
+/// The time the JSONL and Chrome exports count from: the earliest process
+/// start or record of `Traces` (ns since the Unix epoch).
+int64_t timeOrigin(const std::vector<Trace> &Traces);
+
+/// One JSON object per line (docs/exports.md), each process in time order;
+/// `ts` in ns since timeOrigin(), which the process start records give.
 void exportJsonl(const std::vector<Trace> &Traces, std::FILE *Out);
 /// Chrome trace JSON (`{"traceEvents":[...]}`), which Perfetto's UI opens:
 /// regions as X events, instants as i events, numeric watches as counters,
-/// process and thread names as M events. Times in microseconds.
+/// process and thread names as M events. Times in microseconds since
+/// timeOrigin(), which `otherData.origin_unix_ns` gives.
 void exportChrome(const std::vector<Trace> &Traces, std::FILE *Out);
 /// DFTracer's trace format (its release writer): "[", one JSON object per
 /// line, "]". Regions are complete events (ph X, integer microseconds) with
@@ -64,6 +70,11 @@ void dumpTrace(const Trace &T, std::FILE *Out);
 /// first, last, min, max.
 void printSummary(const std::vector<Trace> &Traces, std::FILE *Out);
 void printSummaryJson(const std::vector<Trace> &Traces, std::FILE *Out);
+
+/// The number a watched value stands for, when it is one: a number, or the
+/// summary of a one-element tensor (`summary: value`, a 0-dim loss:
+/// {"shape":[],"numel":1,"value":8.71}), whose `value` it is.
+bool scalarValue(const Value &V, double &Out);
 
 /// The name an event is shown under: the site's name, with `.start` or
 /// `.stop` for the two instants of a `mode: instant` region.

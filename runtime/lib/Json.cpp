@@ -13,9 +13,54 @@ void JsonOut::flush() {
   Buf.clear();
 }
 
+namespace {
+
+/// The length of the well-formed UTF-8 sequence at the start of `S`
+/// (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF),
+/// or 0 when its first byte does not start one.
+size_t utf8Length(std::string_view S) {
+  auto B = [&](size_t I) { return static_cast<unsigned char>(S[I]); };
+  auto Cont = [&](size_t I) { return I < S.size() && (B(I) & 0xc0) == 0x80; };
+  unsigned char C = B(0);
+  if (C < 0x80)
+    return 1;
+  if (C >= 0xc2 && C <= 0xdf)
+    return Cont(1) ? 2 : 0;
+  if (C >= 0xe0 && C <= 0xef) {
+    if (!Cont(1) || !Cont(2))
+      return 0;
+    if ((C == 0xe0 && B(1) < 0xa0) || (C == 0xed && B(1) > 0x9f))
+      return 0; // overlong, or a UTF-16 surrogate
+    return 3;
+  }
+  if (C >= 0xf0 && C <= 0xf4) {
+    if (!Cont(1) || !Cont(2) || !Cont(3))
+      return 0;
+    if ((C == 0xf0 && B(1) < 0x90) || (C == 0xf4 && B(1) > 0x8f))
+      return 0; // overlong, or above U+10FFFF
+    return 4;
+  }
+  return 0;
+}
+
+} // namespace
+
 JsonOut &JsonOut::str(std::string_view S) {
   Buf.push_back('"');
-  for (unsigned char C : S) {
+  for (size_t I = 0; I < S.size();) {
+    unsigned char C = static_cast<unsigned char>(S[I]);
+    if (C >= 0x80) {
+      // JSON text is UTF-8 (RFC 8259): a byte that is not part of a
+      // well-formed sequence (a Latin-1 "na\xefve") becomes U+FFFD.
+      size_t N = utf8Length(S.substr(I));
+      if (N)
+        Buf.append(S.substr(I, N));
+      else
+        Buf.append(InvalidByte);
+      I += N ? N : 1;
+      continue;
+    }
+    ++I;
     switch (C) {
     case '"': Buf.append("\\\""); break;
     case '\\': Buf.append("\\\\"); break;
@@ -33,6 +78,8 @@ JsonOut &JsonOut::str(std::string_view S) {
     }
   }
   Buf.push_back('"');
+  if (Buf.size() > (1u << 16))
+    flush();
   return *this;
 }
 
@@ -59,13 +106,15 @@ JsonOut &JsonOut::num(double V) {
 }
 
 JsonOut &JsonOut::micros(int64_t Ns) {
+  // The magnitude as unsigned: -INT64_MIN does not fit an int64_t.
+  uint64_t Abs = static_cast<uint64_t>(Ns);
   if (Ns < 0) {
     raw("-");
-    Ns = -Ns;
+    Abs = 0 - Abs;
   }
-  num(static_cast<int64_t>(Ns / 1000));
+  num(Abs / 1000);
   char Frac[8];
-  std::snprintf(Frac, sizeof Frac, ".%03d", static_cast<int>(Ns % 1000));
+  std::snprintf(Frac, sizeof Frac, ".%03d", static_cast<int>(Abs % 1000));
   return raw(Frac);
 }
 

@@ -3,7 +3,9 @@
 // Enough JSON for the exporters: objects, arrays, strings with escapes,
 // integers, and doubles in their shortest round-trip form (NaN and the
 // infinities, which JSON lacks, are written as the strings "NaN",
-// "Infinity" and "-Infinity"). Buffers, and writes to a FILE.
+// "Infinity" and "-Infinity"). Strings are written as UTF-8: a byte that is
+// not part of a well-formed UTF-8 sequence is written as `InvalidByte`
+// (docs/exports.md). Buffers, and writes to a FILE.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +23,9 @@ namespace sonde::trace {
 
 class JsonOut {
 public:
+  /// What a string byte that is not well-formed UTF-8 becomes: U+FFFD.
+  static constexpr std::string_view InvalidByte = "\\ufffd";
+
   explicit JsonOut(std::FILE *F) : F(F) {}
   ~JsonOut() { flush(); }
   JsonOut(const JsonOut &) = delete;

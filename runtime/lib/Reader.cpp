@@ -5,9 +5,11 @@
 #include "Format.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
-#include <dirent.h>
 #include <cstdio>
+#include <cstring>
+#include <dirent.h>
 #include <iterator>
 #include <map>
 #include <sys/stat.h>
@@ -648,11 +650,12 @@ bool readTraceBytes(const uint8_t *Data, size_t Size, const std::string &Path,
 }
 
 bool expandInputs(const std::vector<std::string> &Paths,
-                  std::vector<std::string> &Files, std::string &Error) {
+                  std::vector<std::string> &Files, std::string &Error,
+                  std::vector<std::string> *Skipped) {
   for (const std::string &P : Paths) {
     struct stat St;
     if (stat(P.c_str(), &St) != 0) {
-      Error = P + ": no such file or directory";
+      Error = P + ": " + std::strerror(errno);
       return false;
     }
     if (!S_ISDIR(St.st_mode)) {
@@ -660,15 +663,29 @@ bool expandInputs(const std::vector<std::string> &Paths,
       continue;
     }
     std::vector<std::string> Found;
-    if (DIR *D = opendir(P.c_str())) {
-      while (dirent *E = readdir(D)) {
-        std::string N = E->d_name;
-        if (N.size() > 6 && N.compare(N.size() - 6, 6, ".sonde") == 0)
-          Found.push_back(P + "/" + N);
-      }
-      closedir(D);
+    size_t SkippedBefore = Skipped ? Skipped->size() : 0;
+    DIR *D = opendir(P.c_str());
+    if (!D) {
+      Error = P + ": cannot read this directory: " + std::strerror(errno);
+      return false;
     }
+    while (dirent *E = readdir(D)) {
+      std::string N = E->d_name;
+      if (N.size() <= 6 || N.compare(N.size() - 6, 6, ".sonde") != 0)
+        continue;
+      std::string F = P + "/" + N;
+      struct stat FSt;
+      if (stat(F.c_str(), &FSt) != 0 || !S_ISREG(FSt.st_mode)) {
+        if (Skipped)
+          Skipped->push_back(F + ": not a regular file; skipped");
+        continue;
+      }
+      Found.push_back(F);
+    }
+    closedir(D);
     std::sort(Found.begin(), Found.end());
+    if (Skipped)
+      std::sort(Skipped->begin() + SkippedBefore, Skipped->end());
     if (Found.empty()) {
       Error = P + ": no .sonde files in this directory";
       return false;

@@ -63,16 +63,15 @@ const Value *argOf(const Event &E, std::string_view Name) {
   return nullptr;
 }
 
-/// The number a watch plots: a scalar, or a tensor summary's mean. Model
-/// state (one record per parameter, kind 6) and API calls (kind 7) are
-/// not plotted: their records are not one series.
+/// The number a watch plots: a scalar (a number, or a one-element tensor's
+/// value), or a tensor summary's mean. Model state (one record per
+/// parameter, kind 6) and API calls (kind 7) are not plotted: their
+/// records are not one series.
 bool plotValue(const SiteInfo &S, const Value &V, double &Out) {
   if (static_cast<int>(S.Kind) == 6 || static_cast<int>(S.Kind) == 7)
     return false;
-  if (V.isNumber()) {
-    Out = V.number();
+  if (scalarValue(V, Out))
     return true;
-  }
   if (V.K == Value::Kind::Object)
     if (const Value *M = V.get("mean"); M && M->isNumber()) {
       Out = M->number();
@@ -344,7 +343,8 @@ void writeData(JsonOut &J, const std::vector<Trace> &Traces,
       Series &W = It->second;
       if (New) {
         Order.push_back(Key);
-        W.Name = S.Name + (E.V.K == Value::Kind::Object ? ".mean" : "");
+        double Scalar;
+        W.Name = S.Name + (scalarValue(E.V, Scalar) ? "" : ".mean");
         W.Func = S.Function;
         W.XName = !argOf(E, "step")  ? ""
                   : StepBase.empty() ? "step"
@@ -457,7 +457,6 @@ bool writeReport(const std::vector<Trace> &Traces, const ReportOptions &O,
   }
   std::fwrite(Page.data(), 1, At, Out);
   {
-    // "</" inside a script would end it: JSON allows "<\/" instead.
     char *Buf = nullptr;
     size_t Len = 0;
     std::FILE *M = open_memstream(&Buf, &Len);
@@ -470,9 +469,22 @@ bool writeReport(const std::vector<Trace> &Traces, const ReportOptions &O,
     std::free(Buf);
     if (!Error.empty())
       return false;
-    for (size_t P = 0; (P = Data.find("</", P)) != std::string::npos; P += 3)
-      Data.replace(P, 2, "<\\/");
-    std::fwrite(Data.data(), 1, Data.size(), Out);
+    // In a script element, "</script" ends it and "<!--" followed by
+    // "<script" makes the parser miss the end. These characters only occur
+    // inside JSON strings, where their \u escapes read the same.
+    std::string Safe;
+    Safe.reserve(Data.size());
+    for (char C : Data) {
+      if (C == '<')
+        Safe += "\\u003c";
+      else if (C == '>')
+        Safe += "\\u003e";
+      else if (C == '&')
+        Safe += "\\u0026";
+      else
+        Safe.push_back(C);
+    }
+    std::fwrite(Safe.data(), 1, Safe.size(), Out);
   }
   Page.remove_prefix(At + Slot.size());
   std::fwrite(Page.data(), 1, Page.size(), Out);

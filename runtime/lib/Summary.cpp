@@ -183,9 +183,8 @@ Totals collect(const std::vector<Trace> &Traces) {
         if (!W.First)
           W.First = &E.V;
         W.Last = &E.V;
-        if (E.V.isNumber()) {
+        if (double V; scalarValue(E.V, V)) {
           W.Numeric = true;
-          double V = E.V.number();
           if (!std::isnan(V)) {
             W.Min = std::min(W.Min, V);
             W.Max = std::max(W.Max, V);
@@ -226,6 +225,19 @@ std::string human(int64_t Ns) {
     std::snprintf(B, sizeof B, "%.3f us", V / 1e3);
   else
     std::snprintf(B, sizeof B, "%lld ns", static_cast<long long>(Ns));
+  return B;
+}
+
+std::string shortValue(const Value &V);
+
+/// A watched value in the watch table: a one-element tensor by its value,
+/// anything else as shortValue shows it.
+std::string watchText(const Value &V) {
+  double D;
+  if (V.K != Value::Kind::Object || !scalarValue(V, D))
+    return shortValue(V);
+  char B[32];
+  std::snprintf(B, sizeof B, "%.6g", D);
   return B;
 }
 
@@ -314,7 +326,7 @@ void printSummary(const std::vector<Trace> &Traces, std::FILE *Out) {
       }
       std::fprintf(Out, "%-16s %-22s %9llu %13s %12s %12s %12s\n",
                    W.Name.c_str(), W.Func.c_str(), (unsigned long long)W.Count,
-                   shortValue(*W.First).c_str(), shortValue(*W.Last).c_str(),
+                   watchText(*W.First).c_str(), watchText(*W.Last).c_str(),
                    Min.c_str(), Max.c_str());
     }
   }

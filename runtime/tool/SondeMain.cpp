@@ -1,53 +1,128 @@
 //===- SondeMain.cpp - The `sonde` trace tool -----------------------------===//
 //
-//   sonde summary TRACE... [--json]
-//   sonde export  TRACE... --format jsonl|chrome|dftracer|traincheck|csv [-o
-//   FILE] sonde merge   TRACE... -o FILE [--format F] sonde report  TRACE... -o
-//   report.html [--step NAME] [--title TEXT] sonde dump    TRACE sonde info
-//   TRACE... [--json]
-//
-// TRACE is a .sonde file or a directory of them. Exit status: 0 done,
-// 1 a trace could not be read or the output not written, 2 usage errors.
+// sonde summary|export|merge|report|dump|info TRACE... [options]: the
+// commands and their options are the table `Commands` below (`sonde
+// --help`, docs/exports.md). TRACE is a .sonde file or a directory of
+// them. Exit status: 0 done (also --help and --version), 1 a trace could
+// not be read or the output not written, 2 usage errors.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Export.h"
+#include "Format.h"
 #include "sonde/trace.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <vector>
 
 using namespace sonde::trace;
 
 namespace {
 
-const char Usage[] =
-    "usage: sonde <command> [options] TRACE...\n"
-    "\n"
-    "commands:\n"
-    "  summary TRACE... [--json]   time per category and name, watches\n"
-    "  export  TRACE... --format FORMAT [-o FILE]\n"
-    "                              jsonl: records as JSON lines; chrome: for\n"
-    "                              Perfetto (ui.perfetto.dev); dftracer: .pfw\n"
-    "                              for DFAnalyzer; traincheck: TrainCheck's\n"
-    "                              JSONL; csv: the watched values\n"
-    "  merge   TRACE... -o FILE [--format FORMAT]\n"
-    "                              several processes or ranks on one timeline\n"
-    "                              (format from FILE: .json chrome, .jsonl,\n"
-    "                              .pfw dftracer, .csv; .gz compresses)\n"
-    "  report  TRACE... -o report.html [--step NAME] [--title TEXT]\n"
-    "                              one self-contained HTML page: time by\n"
-    "                              category and name, one step, the watches\n"
-    "  dump    TRACE               every record, readable\n"
-    "  info    TRACE... [--json]   process, end, drops, sites; no events read\n"
-    "\n"
-    "TRACE is a .sonde file or a directory of them.\n";
+/// One subcommand: its arguments and what it does (for --help).
+struct Command {
+  const char *Name, *Args, *Help;
+};
 
-int usageError(const std::string &Msg) {
-  std::fprintf(stderr, "sonde: error: %s\n%s", Msg.c_str(), Usage);
+const Command Commands[] = {
+    {"summary", "TRACE... [--json]", "time per category and name, watches"},
+    {"export", "TRACE... --format FORMAT [-o FILE]",
+     "jsonl: records as JSON lines; chrome: for\n"
+     "Perfetto (ui.perfetto.dev); dftracer: .pfw\n"
+     "for DFAnalyzer; traincheck: TrainCheck's\n"
+     "JSONL; csv: the watched values"},
+    {"merge", "TRACE... -o FILE [--format FORMAT]",
+     "several processes or ranks on one timeline\n"
+     "(format from FILE: .json chrome, .jsonl,\n"
+     ".pfw dftracer, .csv; .gz compresses)"},
+    {"report", "TRACE... -o report.html [--step NAME] [--title TEXT]",
+     "one self-contained HTML page: time by\n"
+     "category and name, one step, the watches"},
+    {"dump", "TRACE", "every record, readable"},
+    {"info", "TRACE... [--json]", "process, end, drops, sites; no events read"},
+};
+
+const Command *findCommand(const std::string &Name) {
+  for (const Command &C : Commands)
+    if (Name == C.Name)
+      return &C;
+  return nullptr;
+}
+
+/// One command's lines of the usage: name and arguments, then its help
+/// indented under them.
+std::string commandUsage(const Command &C) {
+  std::string Line = std::string("  ") + C.Name;
+  Line.resize(std::max<size_t>(Line.size() + 1, 10), ' ');
+  Line += C.Args;
+  std::string Out;
+  const char *H = C.Help;
+  bool First = true;
+  while (*H) {
+    const char *Nl = std::strchr(H, '\n');
+    std::string Part(H, Nl ? Nl - H : std::strlen(H));
+    if (First && Line.size() + 2 <= 30) {
+      Line.resize(30, ' ');
+      Out += Line + Part + "\n";
+    } else {
+      if (First)
+        Out += Line + "\n";
+      Out += std::string(30, ' ') + Part + "\n";
+    }
+    First = false;
+    H = Nl ? Nl + 1 : H + Part.size();
+  }
+  return Out;
+}
+
+const char Common[] =
+    "\n"
+    "TRACE is a .sonde file or a directory of them (files in a directory\n"
+    "that cannot be read as traces are skipped with a warning). '--' ends\n"
+    "the options. Every command takes --help and --version.\n";
+
+std::string usage(const Command *Only = nullptr) {
+  if (Only)
+    return std::string("usage: sonde ") + Only->Name + " [options] " +
+           Only->Args + "\n\n" + commandUsage(*Only) + Common;
+  std::string U = "usage: sonde <command> [options] TRACE...\n\ncommands:\n";
+  for (const Command &C : Commands)
+    U += commandUsage(C);
+  return U + Common;
+}
+
+/// `sonde --version`: the tool's version and the trace format it writes.
+std::string version() {
+  return std::string("sonde ") + SONDE_VERSION_STRING + " (trace format " +
+         std::to_string(sonde::format::Major) + "." +
+         std::to_string(sonde::format::Minor) + ")";
+}
+
+/// Diagnostics as clang prints them: `sonde: error: ...`, with the level
+/// in bold color and the message in bold when stderr is a terminal and
+/// NO_COLOR (no-color.org) is not set.
+void diag(const char *Level, const std::string &Msg) {
+  static const bool Color = isatty(STDERR_FILENO) && !std::getenv("NO_COLOR");
+  const char *Hue = std::strcmp(Level, "error") == 0     ? "\033[0;1;31m"
+                    : std::strcmp(Level, "warning") == 0 ? "\033[0;1;35m"
+                                                         : "\033[0;1;30m";
+  if (Color)
+    std::fprintf(stderr, "sonde: %s%s: \033[0m\033[1m%s\033[0m\n", Hue, Level,
+                 Msg.c_str());
+  else
+    std::fprintf(stderr, "sonde: %s: %s\n", Level, Msg.c_str());
+}
+
+int usageError(const std::string &Msg, const Command *C = nullptr) {
+  diag("error", Msg);
+  std::fputs(usage(C).c_str(), stderr);
   return 2;
 }
 
@@ -104,28 +179,63 @@ void exportAs(const std::string &Format, const std::vector<Trace> &Traces,
     exportCsv(Traces, Out);
 }
 
-bool loadAll(const Options &O, std::vector<Trace> &Traces,
-             bool Events = true) {
-  std::vector<std::string> Files;
+bool isDirectory(const std::string &Path) {
+  struct stat St;
+  return stat(Path.c_str(), &St) == 0 && S_ISDIR(St.st_mode);
+}
+
+/// Reads every trace. A file named on the command line that cannot be read
+/// is an error; one found in a directory is skipped with a warning, and
+/// the rest of the directory is read.
+bool loadAll(const Options &O, std::vector<Trace> &Traces, bool Events = true) {
   std::string Error;
-  if (!expandInputs(O.Inputs, Files, Error)) {
-    std::fprintf(stderr, "sonde: error: %s\n", Error.c_str());
-    return false;
-  }
-  for (const std::string &F : Files) {
-    Trace T;
-    if (!readTrace(F, T, Error, Events)) {
-      std::fprintf(stderr, "sonde: error: %s\n", Error.c_str());
+  for (const std::string &In : O.Inputs) {
+    std::vector<std::string> Files, Skipped;
+    if (!expandInputs({In}, Files, Error, &Skipped)) {
+      diag("error", Error);
       return false;
     }
-    if (!T.Problem.empty())
-      std::fprintf(stderr, "sonde: warning: %s: %s%s\n", F.c_str(),
-                   T.Complete ? "" :
-                   ("stopped at byte " + std::to_string(T.StoppedAt) + ": ").c_str(),
-                   T.Problem.c_str());
-    Traces.push_back(std::move(T));
+    for (const std::string &Why : Skipped)
+      diag("warning", Why);
+    bool FromDir = isDirectory(In);
+    size_t Read = 0;
+    for (const std::string &F : Files) {
+      Trace T;
+      if (!readTrace(F, T, Error, Events)) {
+        if (!FromDir) {
+          diag("error", Error);
+          return false;
+        }
+        diag("warning", Error + "; skipped");
+        continue;
+      }
+      ++Read;
+      if (!T.Problem.empty())
+        diag("warning",
+             F + ": " +
+                 (T.Complete ? std::string()
+                             : "stopped at byte " +
+                                   std::to_string(T.StoppedAt) + ": ") +
+                 T.Problem);
+      Traces.push_back(std::move(T));
+    }
+    if (FromDir && !Read) {
+      diag("error", In + ": no readable trace in this directory");
+      return false;
+    }
   }
   return true;
+}
+
+/// Whether the command takes the option: --help and --version aside.
+bool takes(const std::string &Command, const std::string &Option) {
+  if (Option == "--json")
+    return Command == "summary" || Command == "info";
+  if (Option == "--format")
+    return Command == "export" || Command == "merge";
+  if (Option == "-o")
+    return true;
+  return Command == "report"; // --step, --title
 }
 
 } // namespace
@@ -136,81 +246,108 @@ int main(int Argc, char **Argv) {
   Options O;
   O.Command = Argv[1];
   if (O.Command == "-h" || O.Command == "--help" || O.Command == "help") {
-    std::fputs(Usage, stdout);
+    const Command *C = Argc > 2 ? findCommand(Argv[2]) : nullptr;
+    std::fputs(usage(C).c_str(), stdout);
     return 0;
   }
   if (O.Command == "--version") {
-    std::puts("sonde 0.1.0 (trace format 1.1)");
+    std::puts(version().c_str());
     return 0;
   }
-  for (int I = 2; I < Argc; ++I) {
-    std::string A = Argv[I];
-    auto Value = [&](const char *Flag) -> bool {
-      if (I + 1 >= Argc)
-        return false;
-      (void)Flag;
-      return true;
-    };
-    if (A == "--json") {
-      O.Json = true;
-    } else if (A == "--format" || A == "-f") {
-      if (!Value("--format"))
-        return usageError("'" + A + "' needs a value");
-      O.Format = Argv[++I];
-    } else if (A.rfind("--format=", 0) == 0) {
-      O.Format = A.substr(9);
-    } else if (A == "-o" || A == "--output") {
-      if (!Value("-o"))
-        return usageError("'" + A + "' needs a value");
-      O.Output = Argv[++I];
-    } else if (A == "--step" || A == "--title") {
-      if (O.Command != "report")
-        return usageError("'" + A + "' is an option of 'report', not of '" +
-                          O.Command + "'");
-      if (!Value(A.c_str()))
-        return usageError("'" + A + "' needs a value");
-      (A == "--step" ? O.Step : O.Title) = Argv[++I];
-    } else if (A.size() > 1 && A[0] == '-') {
-      return usageError("unknown option '" + A + "' for '" + O.Command + "'");
-    } else {
-      O.Inputs.push_back(A);
+  const Command *Cmd = findCommand(O.Command);
+  if (!Cmd)
+    return usageError("unknown command '" + O.Command + "'");
+  // --help and --version win over anything else on the line.
+  for (int I = 2; I < Argc && std::strcmp(Argv[I], "--") != 0; ++I) {
+    if (!std::strcmp(Argv[I], "--help") || !std::strcmp(Argv[I], "-h")) {
+      std::fputs(usage(Cmd).c_str(), stdout);
+      return 0;
+    }
+    if (!std::strcmp(Argv[I], "--version")) {
+      std::puts(version().c_str());
+      return 0;
     }
   }
-  bool Known = O.Command == "summary" || O.Command == "export" ||
-               O.Command == "dump" || O.Command == "info" ||
-               O.Command == "merge" || O.Command == "report";
-  if (!Known)
-    return usageError("unknown command '" + O.Command + "'");
+  bool OptionsEnded = false;
+  for (int I = 2; I < Argc; ++I) {
+    std::string A = Argv[I];
+    if (OptionsEnded || A == "-" || A.empty() || A[0] != '-') {
+      O.Inputs.push_back(A);
+      continue;
+    }
+    if (A == "--") {
+      OptionsEnded = true;
+      continue;
+    }
+    std::string Flag = A, Inline;
+    bool HasInline = false;
+    if (size_t Eq = A.find('='); A.rfind("--", 0) == 0 && Eq != A.npos) {
+      Flag = A.substr(0, Eq);
+      Inline = A.substr(Eq + 1);
+      HasInline = true;
+    }
+    if (Flag == "-f")
+      Flag = "--format";
+    if (Flag == "--output")
+      Flag = "-o";
+    bool Known = Flag == "--json" || Flag == "--format" || Flag == "-o" ||
+                 Flag == "--step" || Flag == "--title";
+    if (!Known)
+      return usageError("unknown option '" + A + "' for '" + O.Command + "'",
+                        Cmd);
+    if (!takes(O.Command, Flag)) {
+      std::string Which = Flag == "--json"     ? "'summary' and 'info'"
+                          : Flag == "--format" ? "'export' and 'merge'"
+                                               : "'report'";
+      return usageError("'" + Flag + "' is an option of " + Which +
+                            ", not of '" + O.Command + "'",
+                        Cmd);
+    }
+    if (Flag == "--json") {
+      if (HasInline)
+        return usageError("'--json' takes no value", Cmd);
+      O.Json = true;
+      continue;
+    }
+    std::string Value;
+    if (HasInline) {
+      Value = Inline;
+    } else {
+      if (I + 1 >= Argc)
+        return usageError("'" + A + "' needs a value", Cmd);
+      Value = Argv[++I];
+    }
+    (Flag == "--format" ? O.Format
+     : Flag == "-o"     ? O.Output
+     : Flag == "--step" ? O.Step
+                        : O.Title) = Value;
+  }
   if (O.Inputs.empty())
-    return usageError("'" + O.Command + "' needs a trace file or directory");
+    return usageError("'" + O.Command + "' needs a trace file or directory",
+                      Cmd);
   bool TakesFormat = O.Command == "export" || O.Command == "merge";
-  if (!O.Format.empty() && !TakesFormat)
-    return usageError("'--format' is an option of 'export' and 'merge', not "
-                      "of '" +
-                      O.Command + "'");
-  if (O.Json && O.Command != "summary" && O.Command != "info")
-    return usageError(
-        "'--json' is an option of 'summary' and 'info', not of '" + O.Command +
-        "'");
   if ((O.Command == "merge" || O.Command == "report") && O.Output.empty())
     return usageError("'" + O.Command + "' needs -o FILE" +
-                      (O.Command == "report" ? " (an .html file)" : ""));
+                          (O.Command == "report" ? " (an .html file)" : ""),
+                      Cmd);
   if (O.Command == "merge" && O.Format.empty()) {
     O.Format = formatFromName(O.Output);
     if (O.Format.empty())
       return usageError("cannot tell the format from '" + O.Output +
-                        "' (.json, .jsonl, .pfw, .pfw.gz, .csv); give "
-                        "--format jsonl|chrome|dftracer|traincheck|csv");
+                            "' (.json, .jsonl, .pfw, .pfw.gz, .csv); give "
+                            "--format jsonl|chrome|dftracer|traincheck|csv",
+                        Cmd);
   }
   if (O.Command == "export" && O.Format.empty())
     return usageError(
-        "'export' needs --format jsonl|chrome|dftracer|traincheck|csv");
+        "'export' needs --format jsonl|chrome|dftracer|traincheck|csv", Cmd);
   if (TakesFormat && !knownFormat(O.Format))
     return usageError(
         "unknown export format '" + O.Format +
-        "' (expected jsonl, chrome, dftracer, traincheck or csv)");
+            "' (expected jsonl, chrome, dftracer, traincheck or csv)",
+        Cmd);
   if (O.Command == "dump" && O.Inputs.size() != 1)
-    return usageError("'dump' reads one trace");
+    return usageError("'dump' reads one trace", Cmd);
 
   std::vector<Trace> Traces;
   if (!loadAll(O, Traces, O.Command != "info"))
@@ -218,7 +355,7 @@ int main(int Argc, char **Argv) {
 
   if (O.Command == "merge" || O.Command == "report") {
     for (const std::string &Note : alignClocks(Traces))
-      std::fprintf(stderr, "sonde: note: %s\n", Note.c_str());
+      diag("note", Note);
   }
 
   std::FILE *Out = stdout;
@@ -227,10 +364,27 @@ int main(int Argc, char **Argv) {
     std::string Error;
     Out = openOutput(O.Output, Error);
     if (!Out) {
-      std::fprintf(stderr, "sonde: error: %s\n", Error.c_str());
+      diag("error", Error);
       return 1;
     }
   }
+  // A failed output leaves no partial file behind (a regular file: never
+  // a device such as /dev/full).
+  auto RemoveOutput = [&] {
+    struct stat St;
+    if (lstat(O.Output.c_str(), &St) == 0 && S_ISREG(St.st_mode))
+      std::remove(O.Output.c_str());
+  };
+  auto Fail = [&](const std::string &Msg) {
+    if (ToFile) {
+      std::fclose(Out);
+      RemoveOutput();
+    }
+    diag("error", Msg);
+    return 1;
+  };
+  // A write that fails sets errno; what it was is read after the output.
+  errno = 0;
   if (O.Command == "report") {
     std::string Error;
     if (O.Title.empty()) {
@@ -238,14 +392,8 @@ int main(int Argc, char **Argv) {
                                : Traces[0].Process.Program + ": sonde report";
     }
     ReportOptions RO{O.Title, O.Step};
-    if (!writeReport(Traces, RO, Out, Error)) {
-      if (ToFile) {
-        std::fclose(Out);
-        std::remove(O.Output.c_str());
-      }
-      std::fprintf(stderr, "sonde: error: %s\n", Error.c_str());
-      return 1;
-    }
+    if (!writeReport(Traces, RO, Out, Error))
+      return Fail(Error);
   } else if (O.Command == "summary") {
     if (O.Json)
       printSummaryJson(Traces, Out);
@@ -259,10 +407,22 @@ int main(int Argc, char **Argv) {
     for (const Trace &T : Traces)
       dumpTrace(T, Out);
   }
-  if (ToFile ? std::fclose(Out) != 0 : std::fflush(Out) != 0) {
-    std::fprintf(stderr, "sonde: error: %s: write failed: %s\n",
-                 ToFile ? O.Output.c_str() : "standard output",
-                 std::strerror(errno));
+  // Every write: a failed one sets the stream's error flag, which the
+  // final flush alone would not report (its data was already dropped).
+  std::string Where = ToFile ? O.Output : "standard output";
+  int Err = errno;
+  bool Failed = std::ferror(Out);
+  if (std::fflush(Out) != 0) {
+    Failed = true;
+    Err = errno;
+  }
+  if (Failed)
+    return Fail(Where + ": write failed" +
+                (Err ? std::string(": ") + std::strerror(Err) : ""));
+  if (ToFile && std::fclose(Out) != 0) {
+    Err = errno;
+    RemoveOutput();
+    diag("error", Where + ": write failed: " + std::strerror(Err));
     return 1;
   }
   return 0;

@@ -22,7 +22,7 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-VOLATILE = ("pid", "tid", "ts", "dur", "ppid")
+VOLATILE = ("pid", "tid", "ts", "dur", "ppid", "origin_unix_ns", "site")
 
 
 def run(cmd, **kw):

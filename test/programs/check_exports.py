@@ -30,8 +30,8 @@ def check(cond, what):
         print("FAIL:", what)
 
 
-def run(*args, code=0):
-    p = subprocess.run([SONDE, *args], capture_output=True, text=True)
+def run(*args, code=0, cwd=None):
+    p = subprocess.run([SONDE, *args], capture_output=True, text=True, cwd=cwd)
     check(p.returncode == code,
           f"sonde {' '.join(args)}: exit {p.returncode}, expected {code}: {p.stderr}")
     return p
@@ -67,10 +67,18 @@ check([r["args"]["epoch"] for r in fwd] == [e for e in range(EPOCHS) for _ in ra
 check([r["iter"] for r in by_name[("dataloader", "fetch.block")]] == list(range(BATCHES)) * EPOCHS,
       "loop blocks carry their iteration index")
 check(all(r["level"] == 2 for r in fwd) or all(r["level"] == 3 for r in fwd), "forward nests at one level")
-# Times: ns since the Unix epoch, in order, nested regions inside their parent.
+# Times: ns since the origin the start record gives (a string: ns since the
+# Unix epoch), in order, nested regions inside their parent; every integer
+# exact in a double (below 2^53), as jq and JavaScript read them.
 ts = [r["ts"] for r in recs[1:-1]]
+origin = int(recs[0]["origin_unix_ns"])
 check(ts == sorted(ts), "records are in time order")
-check(1.6e18 < ts[0] < 4e18, "timestamps are ns since the Unix epoch")
+check(1.6e18 < origin < 4e18, "the origin is ns since the Unix epoch")
+check(recs[0]["ts"] == 0 and 0 <= ts[0] < 60e9, "timestamps count from the process start")
+check(all(isinstance(v, str) or v is None or abs(v) < 2**53
+          for r in recs for k, v in r.items() if k in ("ts", "dur", "site", "pid", "tid")),
+      "no JSONL integer above 2^53")
+check(all(len(r.get("site_id", "0" * 16)) == 16 for r in recs), "site_id: 16 hex digits")
 train = by_name[("pipeline", "train")][0]
 check(all(train["ts"] <= r["ts"] and r["ts"] + r["dur"] <= train["ts"] + train["dur"]
           for r in regions if r is not train), "every region lies inside train")
@@ -97,6 +105,13 @@ check(sum(1 for e in ev if e["ph"] == "C" and e["name"] == "loss") == EPOCHS, "l
 x0 = next(e for e in ev if e["ph"] == "X" and e["name"] == "train")
 check(abs(x0["ts"] - train["ts"] / 1000) < 1 and abs(x0["dur"] - train["dur"] / 1000) < 1,
       "chrome times are the JSONL times in microseconds")
+check(chrome["otherData"]["origin_unix_ns"] == recs[0]["origin_unix_ns"], "chrome: the origin in otherData")
+check(all(e.get("cat") == "__metadata" for e in ev if e["ph"] == "M"), "chrome: M events have a cat")
+# As Perfetto reads them (a double of us, made ns): every region exactly.
+chrome_x = [e for e in ev if e["ph"] == "X"]
+check([round(e["ts"] * 1000) for e in chrome_x] == [r["ts"] for r in regions] and
+      [round(e["dur"] * 1000) for e in chrome_x] == [r["dur"] for r in regions],
+      "chrome: every region's ns survive a double")
 
 # --- DFTracer (.pfw: "[", JSON lines, "]") ------------------------------------
 def dftracer_lines(text):
@@ -122,7 +137,7 @@ check(all(e["args"]["hhash"] == hh["args"]["value"] for e in xs), "every event's
 dfwd = [e for e in xs if e["name"] == "forward"]
 check(len(dfwd) == EPOCHS * BATCHES and [e["args"]["epoch"] for e in dfwd] == [r["args"]["epoch"] for r in fwd],
       "dftracer forward events carry the epoch")
-check(all(d["ts"] == r["ts"] // 1000 for d, r in zip(dfwd, fwd)), "dftracer ts is the JSONL time in whole us")
+check(all(d["ts"] == (origin + r["ts"]) // 1000 for d, r in zip(dfwd, fwd)), "dftracer ts is the JSONL time in whole us")
 check(sum(1 for e in xs if e["name"] == "loss" and "value" in e["args"]) == EPOCHS, "dftracer: loss values")
 pfw = os.path.join(tmp, "out", "run.pfw.gz")
 os.makedirs(os.path.dirname(pfw))
@@ -251,6 +266,92 @@ os.makedirs(os.path.dirname(torn))
 open(torn, "wb").write(data[: len(data) * 2 // 3])
 p = run("summary", torn, "--json")
 check("stopped at byte" in p.stderr or "no end record" in p.stderr, "torn file is reported")
+
+# --- conventions (issue 12 item 9) -------------------------------------------------
+for cmd in ("summary", "export", "merge", "report", "dump", "info"):
+    p = run(cmd, "--help")
+    check(p.stdout.startswith(f"usage: sonde {cmd} ") and not p.stderr, f"sonde {cmd} --help: its usage on stdout")
+    p = run(cmd, tmp, "--version")
+    check(p.stdout.startswith("sonde ") and "trace format" in p.stdout, f"sonde {cmd} --version")
+check(run("--help").stdout.startswith("usage: sonde <command>"), "sonde --help")
+# '--' ends the options: a directory named like an option is read.
+conv = tempfile.mkdtemp(prefix="sonde-conv-")
+dash = os.path.join(conv, "-run")
+os.makedirs(dash)
+open(os.path.join(dash, "a.sonde"), "wb").write(open(trace_file, "rb").read())
+p = run("summary", "--json", "--", "-run", cwd=conv)
+check(json.loads(p.stdout or "{}").get("dropped") == 0, "summary -- -run reads the directory -run")
+p = run("summary", "--", "--json", code=1)
+check("--json: No such file or directory" in p.stderr, f"after --, --json is a path: {p.stderr}")
+# Errors: 'sonde: error:' once, no color when stderr is not a terminal.
+for args in (("summary", "--bogus", tmp), ("summary", os.path.join(tmp, "missing.sonde"))):
+    p = subprocess.run([SONDE, *args], capture_output=True, text=True)
+    check(p.stderr.count("sonde: error: ") == 1 and "sonde: sonde:" not in p.stderr and "\x1b" not in p.stderr,
+          f"one plain 'sonde: error:' line: {p.stderr!r}")
+
+
+def on_tty(*args, env=None):
+    """stderr of sonde run with stderr on a pseudo-terminal."""
+    import pty
+    master, slave = pty.openpty()
+    p = subprocess.run([SONDE, *args], stdout=subprocess.DEVNULL, stderr=slave, env=env)
+    os.close(slave)
+    data = b""
+    try:
+        while True:
+            chunk = os.read(master, 4096)
+            if not chunk:
+                break
+            data += chunk
+    except OSError:
+        pass
+    os.close(master)
+    return p.returncode, data.decode()
+
+
+no_color = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+code, err = on_tty("summary", "--bogus", tmp, env=no_color)
+check(code == 2 and "sonde: \x1b[0;1;31merror: \x1b[0m\x1b[1munknown option '--bogus'" in err,
+      f"on a terminal, 'error:' is bold red as clang prints it: {err!r}")
+code, err = on_tty("summary", "--bogus", tmp, env=dict(no_color, NO_COLOR="1"))
+check(code == 2 and "\x1b" not in err and "sonde: error: unknown option" in err, f"NO_COLOR: no color: {err!r}")
+# A write that fails (a full disk) is an error, for every output.
+for args in (("export", tmp, "--format", "jsonl"), ("export", tmp, "--format", "chrome"),
+             ("summary", tmp), ("report", tmp, "-o", "/dev/full")):
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([SONDE, *args], stdout=full, stderr=subprocess.PIPE, text=True)
+    check(p.returncode == 1 and "write failed: No space left on device" in p.stderr,
+          f"sonde {' '.join(args)} > /dev/full: exit {p.returncode}: {p.stderr}")
+# A directory: a file that is not a trace and a subdirectory named x.sonde
+# are skipped with a warning each; the rest is read.
+mixed = tempfile.mkdtemp(prefix="sonde-mixed-")
+open(os.path.join(mixed, "a.sonde"), "wb").write(open(trace_file, "rb").read())
+open(os.path.join(mixed, "b.sonde"), "w").write("not a trace")
+os.makedirs(os.path.join(mixed, "x.sonde"))
+p = run("summary", mixed, "--json")
+check(len(json.loads(p.stdout or "{}").get("processes", [])) == 1, "the trace of a mixed directory is read")
+check("b.sonde: not a sonde trace" in p.stderr and "skipped" in p.stderr and
+      "x.sonde: not a regular file; skipped" in p.stderr and p.stderr.count("sonde: warning: ") == 2,
+      f"the two others are skipped with a warning each: {p.stderr}")
+only_junk = tempfile.mkdtemp(prefix="sonde-junk-")
+open(os.path.join(only_junk, "b.sonde"), "w").write("not a trace")
+p = run("summary", only_junk, code=1)
+check("no readable trace" in p.stderr, f"a directory of no trace is an error: {p.stderr}")
+p = run("summary", os.path.join(mixed, "b.sonde"), code=1)
+check("not a sonde trace" in p.stderr, "a non-trace file named on the command line is an error")
+# An unreadable directory is said to be one, with the errno (as a user
+# without the permission: root reads any directory).
+locked_parent = tempfile.mkdtemp(prefix="sonde-locked-")
+os.chmod(locked_parent, 0o755)
+locked = os.path.join(locked_parent, "traces")
+os.makedirs(locked)
+open(os.path.join(locked, "a.sonde"), "wb").write(open(trace_file, "rb").read())
+os.chmod(locked, 0)
+as_user = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] if os.geteuid() == 0 else []
+p = subprocess.run([*as_user, SONDE, "summary", locked], capture_output=True, text=True)
+check(p.returncode == 1 and f"{locked}: cannot read this directory: Permission denied" in p.stderr,
+      f"an unreadable directory: exit {p.returncode}: {p.stderr}")
+os.chmod(locked, 0o755)
 
 print(f"{checks - len(failures)} checks passed, {len(failures)} failed")
 sys.exit(1 if failures else 0)

@@ -163,9 +163,13 @@ bool readTraceBytes(const uint8_t *Data, size_t Size, const std::string &Path,
                     Trace &Out, std::string &Error, bool Events = true);
 
 /// Files named on a command line: directories expand to their `*.sonde`
-/// files, sorted. Fails on a path that does not exist.
+/// files, sorted. Fails on a path that does not exist and on a directory
+/// that cannot be read (with its errno) or holds no `*.sonde` file. An
+/// entry named `*.sonde` that is not a regular file (a subdirectory) is
+/// left out, and said in `Skipped` when given.
 bool expandInputs(const std::vector<std::string> &Paths,
-                  std::vector<std::string> &Files, std::string &Error);
+                  std::vector<std::string> &Files, std::string &Error,
+                  std::vector<std::string> *Skipped = nullptr);
 
 } // namespace sonde::trace
 

@@ -7,7 +7,8 @@ with optional `// ARGS:` for its command line):
     (-fplugin-arg-sonde-list-sites) are identical;
   - the program built from the rewritten copy and the program built with
     the plugin record identical JSONL (`sonde export --format jsonl`) once
-    pid, tid, ts, dur and ppid are removed;
+    pid, tid, ts, dur, ppid, the time origin and the file's own site number
+    are removed (`site_id`, the plan's stable id, is compared);
   - each records something (a case that records nothing proves nothing).
 
   front-doors.py --rewrite R --plugin P --trace T --clang C --include I
@@ -22,7 +23,7 @@ import shutil
 import subprocess
 import sys
 
-VOLATILE = ("pid", "tid", "ts", "dur", "ppid")
+VOLATILE = ("pid", "tid", "ts", "dur", "ppid", "origin_unix_ns", "site")
 
 
 def run(cmd, **kw):

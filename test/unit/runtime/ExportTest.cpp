@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -393,7 +394,8 @@ TEST(ReportTest, EmbedsDataAndNeverEndsItsScriptEarly) {
     EXPECT_TRUE(writeReport(Ts, {"t", ""}, F, Error)) << Error;
   });
   EXPECT_EQ(Html.find("/*SONDE_DATA*/"), std::string::npos);
-  EXPECT_NE(Html.find("<\\/script><b>x"), std::string::npos);
+  EXPECT_NE(Html.find("\\u003c/script\\u003e\\u003cb\\u003ex"),
+            std::string::npos);
   // One </script> per script element: the data's own was escaped.
   size_t Count = 0;
   for (size_t P = 0; (P = Html.find("</script>", P)) != std::string::npos; ++P)
@@ -435,6 +437,233 @@ TEST(ReportTest, StepsThatRestartEachEpochAreCountedOn) {
   EXPECT_NE(Html.find("\"x\":\"step (counted across epochs)\""),
             std::string::npos);
   EXPECT_NE(Html.find("\"points\":[[1,1],[4,0.5]]"), std::string::npos);
+}
+
+// --- exports valid in every case (issue 12 item 8) -------------------------
+
+/// A trace whose times are real ones (ns since the Unix epoch, above 2^53)
+/// and whose site has a 64-bit stable id.
+Builder realTimes() {
+  Builder B(100, 0);
+  uint32_t R = B.site(SiteKind::Region, "compute", "forward");
+  B.T.Sites[R].StableId = 0xae53c4f9e1d2b3a7;
+  B.T.Process.StartNs = 1795692668227000000;
+  B.T.Process.EndNs = 1795692668228000000;
+  // Back to back: the second starts when the first ends.
+  B.add(EventKind::Region, R, 1795692668227223819, 1001, nullptr);
+  B.add(EventKind::Region, R, 1795692668227224820, 1001, nullptr);
+  return B;
+}
+
+/// The number after `"Key":` in `Line`, read as JavaScript and jq read it:
+/// a double.
+double jsonNumber(const std::string &Line, const std::string &Key,
+                  size_t From = 0) {
+  size_t At = Line.find("\"" + Key + "\":", From);
+  EXPECT_NE(At, std::string::npos) << Key << " in " << Line;
+  return At == std::string::npos
+             ? NAN
+             : std::strtod(Line.c_str() + At + Key.size() + 3, nullptr);
+}
+
+TEST(ExportValidTest, InvalidUtf8BecomesTheReplacementCharacter) {
+  Builder B(7, 0);
+  uint32_t W = B.site(SiteKind::Watch, "user", "word");
+  // Latin-1 "naïve", valid UTF-8 "é", a cut 3-byte sequence, an overlong
+  // '/', a UTF-16 surrogate, a byte above U+10FFFF.
+  for (const char *S : {"na\xefve", "caf\xc3\xa9", "x\xe2\x82", "\xc0\xaf",
+                        "\xed\xa0\x80", "\xf5\x80\x80\x80"})
+    B.add(EventKind::Watch, W, 5, 0, nullptr).V = Value::string(S);
+  B.T.Sites[W].File = "src/\xff.cpp";
+  std::vector<Trace> Ts;
+  Ts.push_back(std::move(B.T));
+  auto L = lines(capture([&](std::FILE *F) { exportJsonl(Ts, F); }));
+  ASSERT_EQ(L.size(), 8u);
+  EXPECT_NE(L[1].find("\"value\":\"na\\ufffdve\""), std::string::npos) << L[1];
+  EXPECT_NE(L[1].find("\"file\":\"src/\\ufffd.cpp\""), std::string::npos);
+  EXPECT_NE(L[2].find("\"value\":\"caf\xc3\xa9\""), std::string::npos) << L[2];
+  EXPECT_NE(L[3].find("\"value\":\"x\\ufffd\\ufffd\""), std::string::npos);
+  EXPECT_NE(L[4].find("\"value\":\"\\ufffd\\ufffd\""), std::string::npos);
+  EXPECT_NE(L[5].find("\"value\":\"\\ufffd\\ufffd\\ufffd\""),
+            std::string::npos);
+  EXPECT_NE(L[6].find("\"value\":\"\\ufffd\\ufffd\\ufffd\\ufffd\""),
+            std::string::npos);
+  // No other byte above 0x7f than the valid "é".
+  for (const std::string &Line : L)
+    for (size_t I = 0; I < Line.size(); ++I)
+      if (static_cast<unsigned char>(Line[I]) >= 0x80) {
+        EXPECT_EQ(Line.compare(I, 2, "\xc3\xa9"), 0) << Line;
+        ++I;
+      }
+}
+
+TEST(ExportValidTest, ReportDataCannotOpenACommentOrEndItsScript) {
+  Builder B = sample();
+  B.T.Sites[1].Name = "<!--<script>";
+  B.T.Sites[2].Name = "a&b</script>";
+  std::vector<Trace> Ts;
+  Ts.push_back(std::move(B.T));
+  std::string Error;
+  std::string Html = capture([&](std::FILE *F) {
+    EXPECT_TRUE(writeReport(Ts, {"<!--", ""}, F, Error)) << Error;
+  });
+  size_t Begin = Html.find("<script id=\"sonde-data\"");
+  ASSERT_NE(Begin, std::string::npos);
+  Begin = Html.find('>', Begin) + 1;
+  std::string Data = Html.substr(Begin, Html.find("</script>", Begin) - Begin);
+  EXPECT_EQ(Data.find_first_of("<>&"), std::string::npos) << Data;
+  EXPECT_NE(Data.find("\"\\u003c!--\\u003cscript\\u003e\""), std::string::npos);
+  EXPECT_NE(Data.find("\"a\\u0026b\\u003c/script\\u003e\""), std::string::npos);
+  EXPECT_NE(Data.find("\"title\":\"\\u003c!--\""), std::string::npos);
+}
+
+TEST(ExportValidTest, JsonlTimesAndSiteIdsAreExactInADouble) {
+  std::vector<Trace> Ts;
+  Ts.push_back(std::move(realTimes().T));
+  auto L = lines(capture([&](std::FILE *F) { exportJsonl(Ts, F); }));
+  ASSERT_EQ(L.size(), 4u);
+  EXPECT_NE(L[0].find("\"ts\":0,\"origin_unix_ns\":\"1795692668227000000\""),
+            std::string::npos)
+      << L[0];
+  EXPECT_NE(L[1].find("\"ts\":223819,\"dur\":1001,"), std::string::npos)
+      << L[1];
+  EXPECT_NE(L[1].find("\"site\":1,\"site_id\":\"ae53c4f9e1d2b3a7\","),
+            std::string::npos)
+      << L[1];
+  EXPECT_NE(L[3].find("\"ts\":1000000,"), std::string::npos) << L[3];
+  // Every integer survives a trip through a double.
+  for (const std::string &Line : L)
+    for (const char *K : {"ts", "dur", "site", "pid"})
+      if (Line.find(std::string("\"") + K + "\":") != std::string::npos &&
+          Line.find(std::string("\"") + K + "\":null") == std::string::npos)
+        EXPECT_LT(jsonNumber(Line, K), 9007199254740992.0) << K << Line;
+}
+
+TEST(ExportValidTest, ChromeTimesAreRelativeSoBackToBackRegionsDoNotOverlap) {
+  std::vector<Trace> Ts;
+  Ts.push_back(std::move(realTimes().T));
+  std::string Out = capture([&](std::FILE *F) { exportChrome(Ts, F); });
+  EXPECT_EQ(Out.rfind("{\"displayTimeUnit\":\"ms\",\"otherData\":{"
+                      "\"origin_unix_ns\":\"1795692668227000000\",",
+                      0),
+            0u)
+      << Out;
+  auto L = lines(Out);
+  std::vector<std::string> Xs;
+  for (const std::string &Line : L) {
+    if (Line.find("\"ph\":\"M\"") != std::string::npos)
+      EXPECT_NE(Line.find("\"cat\":\"__metadata\""), std::string::npos) << Line;
+    if (Line.find("\"ph\":\"X\"") != std::string::npos)
+      Xs.push_back(Line);
+  }
+  ASSERT_EQ(Xs.size(), 2u);
+  EXPECT_NE(Xs[0].find("\"ts\":223.819,"), std::string::npos) << Xs[0];
+  // As a trace viewer reads them: doubles of microseconds, made
+  // nanoseconds. Each is the recorded time, and the first region ends
+  // exactly where the second starts.
+  auto Ns = [](double Us) { return std::llround(Us * 1000); };
+  int64_t Origin = 1795692668227000000;
+  EXPECT_EQ(Origin + Ns(jsonNumber(Xs[0], "ts")), 1795692668227223819);
+  EXPECT_EQ(Origin + Ns(jsonNumber(Xs[1], "ts")), 1795692668227224820);
+  EXPECT_EQ(Ns(jsonNumber(Xs[0], "ts")) + Ns(jsonNumber(Xs[0], "dur")),
+            Ns(jsonNumber(Xs[1], "ts")));
+}
+
+TEST(ExportValidTest, MergedTimesCountFromTheEarliestProcess) {
+  Builder A = realTimes(), B = realTimes();
+  B.T.Process.Pid = 101;
+  B.T.Process.Rank = 1;
+  B.T.Process.StartNs -= 5000; // started 5 us before A
+  std::vector<Trace> Ts;
+  Ts.push_back(std::move(A.T));
+  Ts.push_back(std::move(B.T));
+  alignClocks(Ts); // format 1.0 traces: placed by their wall clocks
+  auto L = lines(capture([&](std::FILE *F) { exportJsonl(Ts, F); }));
+  ASSERT_EQ(L.size(), 8u);
+  EXPECT_NE(L[0].find("\"ts\":5000,\"origin_unix_ns\":\"1795692668226995000\""),
+            std::string::npos)
+      << L[0];
+  EXPECT_NE(L[4].find("\"ts\":0,\"origin_unix_ns\":\"1795692668226995000\""),
+            std::string::npos)
+      << L[4];
+  EXPECT_NE(L[1].find("\"ts\":228819,"), std::string::npos) << L[1];
+}
+
+// --- scalar tensor watches (issue 19 item 6) ---------------------------------
+
+/// A 0-dim tensor watched with `summary: value`, as libsonde_torch records
+/// it.
+Value scalarTensor(double V) {
+  return Value::object({{"dtype", Value::string("float32")},
+                        {"device", Value::string("cpu")},
+                        {"shape", Value::array({})},
+                        {"numel", integer(1)},
+                        {"value", num(V)}});
+}
+
+Builder tensorLosses() {
+  Builder B(5, 0);
+  uint32_t R = B.site(SiteKind::Region, "compute", "forward");
+  uint32_t Loss = B.site(SiteKind::Watch, "user", "loss");
+  int64_t T = 1000;
+  for (int Epoch = 0; Epoch < 2; ++Epoch)
+    for (int Step = 0; Step < 2; ++Step) {
+      const Args *A =
+          B.args({{"epoch", integer(Epoch)}, {"step", integer(Step)}});
+      B.add(EventKind::Region, R, T, 10, A);
+      B.add(EventKind::Watch, Loss, T + 20, 0, A).V =
+          scalarTensor(8.75 - Epoch - 0.5 * Step);
+      T += 100;
+    }
+  return B;
+}
+
+TEST(ScalarTensorTest, SummaryShowsTheValue) {
+  std::vector<Trace> Ts;
+  Ts.push_back(std::move(tensorLosses().T));
+  std::string Text = capture([&](std::FILE *F) { printSummary(Ts, F); });
+  size_t Row = Text.find("\nloss ");
+  ASSERT_NE(Row, std::string::npos) << Text;
+  std::string Line = Text.substr(Row + 1, Text.find('\n', Row + 1) - Row - 1);
+  std::istringstream In(Line);
+  std::vector<std::string> F;
+  for (std::string W; In >> W;)
+    F.push_back(W);
+  EXPECT_EQ(F, (std::vector<std::string>{"loss", "train_epoch", "4", "8.75",
+                                         "7.25", "7.25", "8.75"}))
+      << Line;
+  std::string Json = capture([&](std::FILE *F) { printSummaryJson(Ts, F); });
+  EXPECT_NE(Json.find("\"min\":7.25,\"max\":8.75"), std::string::npos) << Json;
+}
+
+TEST(ScalarTensorTest, ReportPlotsItAndPutsItInTheEpochTable) {
+  std::vector<Trace> Ts;
+  Ts.push_back(std::move(tensorLosses().T));
+  std::string Error;
+  std::string Html = capture([&](std::FILE *F) {
+    EXPECT_TRUE(writeReport(Ts, {"t", ""}, F, Error)) << Error;
+  });
+  EXPECT_NE(Html.find("\"watches\":[{\"name\":\"loss\",\"func\":"),
+            std::string::npos);
+  EXPECT_NE(Html.find("\"points\":[[0,8.75],[1,8.25],[2,7.75],[3,7.25]]"),
+            std::string::npos)
+      << Html.substr(Html.find("\"watches\""), 300);
+  EXPECT_NE(Html.find("\"watches\":[\"loss\"],\"rows\""), std::string::npos);
+  EXPECT_NE(Html.find("\"last\":{\"loss\":8.25}"), std::string::npos);
+  EXPECT_NE(Html.find("\"last\":{\"loss\":7.25}"), std::string::npos);
+}
+
+TEST(ScalarTensorTest, ChromeMakesItACounter) {
+  std::vector<Trace> Ts;
+  Ts.push_back(std::move(tensorLosses().T));
+  auto L = lines(capture([&](std::FILE *F) { exportChrome(Ts, F); }));
+  size_t Counters = 0;
+  for (const std::string &Line : L)
+    if (Line.find("\"ph\":\"C\",\"name\":\"loss\"") != std::string::npos) {
+      ++Counters;
+      EXPECT_NE(Line.find("\"args\":{\"loss\":"), std::string::npos) << Line;
+    }
+  EXPECT_EQ(Counters, 4u);
 }
 
 // --- format versions ---------------------------------------------------------

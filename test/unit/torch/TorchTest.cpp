@@ -217,6 +217,48 @@ TEST_F(TorchTest, FullIsCappedAndValueGivesScalars) {
   EXPECT_EQ(O[1].get("value"), nullptr);
 }
 
+TEST_F(TorchTest, ScalarLossIsShownAsANumber) {
+  // A 0-dim loss watched with `summary: value`, as a training loop makes
+  // it: the summary and the report show its value as they show a double's.
+  WATCH_SITE(Loss, "t.scalar_loss", sonde::Summary::Value);
+  for (float L : {2.5f, 1.25f, 0.75f})
+    sonde::watch(Loss, torch::tensor({L, 1.0f}).select(0, 0) * 1);
+  std::vector<Trace> Ts;
+  Ts.push_back(readBack());
+  char *Buf = nullptr;
+  size_t Len = 0;
+  std::FILE *M = open_memstream(&Buf, &Len);
+  sonde::trace::printSummary(Ts, M);
+  std::string Error;
+  EXPECT_TRUE(sonde::trace::writeReport(Ts, {"t", ""}, M, Error)) << Error;
+  std::fclose(M);
+  std::string Out(Buf, Len);
+  std::free(Buf);
+  size_t Row = Out.find("\nt.scalar_loss ");
+  ASSERT_NE(Row, std::string::npos) << Out;
+  std::string Line = Out.substr(Row + 1, Out.find('\n', Row + 1) - Row - 1);
+  std::vector<std::string> F;
+  for (size_t I = 0; I < Line.size();) {
+    size_t E = Line.find(' ', I);
+    if (E == std::string::npos)
+      E = Line.size();
+    if (E > I)
+      F.push_back(Line.substr(I, E - I));
+    I = E + 1;
+  }
+  // watch, function, count, first, last, min, max
+  ASSERT_EQ(F.size(), 7u) << Line;
+  EXPECT_EQ(F[2], "3");
+  EXPECT_EQ(F[3], "2.5");
+  EXPECT_EQ(F[4], "0.75");
+  EXPECT_EQ(F[5], "0.75");
+  EXPECT_EQ(F[6], "2.5");
+  EXPECT_NE(Out.find("{\"name\":\"t.scalar_loss\",\"func\":"),
+            std::string::npos);
+  EXPECT_NE(Out.find("\"points\":[[0,2.5],[1,1.25],[2,0.75]]"),
+            std::string::npos);
+}
+
 TEST_F(TorchTest, Containers) {
   WATCH_SITE(S, "c.stats", sonde::Summary::Default);
   WATCH_SITE(F, "c.full", sonde::Summary::Full);
