@@ -41,4 +41,11 @@ if run.returncode != 0 or run.stdout.strip() != "ops on":
              (run.returncode, run.stdout, run.stderr))
 if run.stderr:
     sys.exit("FAIL: the program said on stderr: " + run.stderr)
+# A SONDE_TORCH_OPS value libsonde_torch does not know is said, once.
+bad = subprocess.run([exe], capture_output=True, text=True,
+                     env=dict(os.environ, SONDE_OUTPUT=out_dir,
+                              SONDE_TORCH_OPS="yes"))
+expected = "sonde: SONDE_TORCH_OPS=yes is not 0, 1 or 'shapes'; using 0\n"
+if bad.stderr != expected:
+    sys.exit("FAIL: SONDE_TORCH_OPS=yes said %r" % bad.stderr)
 print("ok")
