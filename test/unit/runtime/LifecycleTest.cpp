@@ -572,7 +572,7 @@ TEST(Output, FullDiskCutsBackToWholeBlocksAndCountsTheLoss) {
   // A 256 KiB tmpfs: the program fills it with a file between two flushes,
   // records N more (which cannot be written), deletes the file and records
   // N more. The trace must read to its end record: no torn block in the
-  // middle, the N lost records counted as dropped, one line on stderr.
+  // middle, the lost records counted as dropped, one line on stderr.
   std::string Why;
   std::string Dir = makeTempDir() + "/disk";
   ASSERT_EQ(mkdir(Dir.c_str(), 0755), 0);
@@ -597,17 +597,23 @@ TEST(Output, FullDiskCutsBackToWholeBlocksAndCountsTheLoss) {
   umount(Dir.c_str());
   EXPECT_TRUE(T.Complete) << T.Problem;
   EXPECT_EQ(T.Process.How, "exit");
-  EXPECT_EQ(T.Process.Dropped, static_cast<uint64_t>(N));
-  // Written: the first N and the last N values, in order.
+  // The first and the last N values are all there; of the N made while the
+  // disk was full, what the writer could not write is counted as dropped
+  // (the background writer may have fitted a few into the last page of the
+  // file before it filled: how many depends on timing, the sum does not).
   std::vector<long> Values;
   for (const Event &E : T.Events)
     if (E.Kind == EventKind::Watch && T.site(E.Site).Name == "i")
       Values.push_back(E.V.I);
-  ASSERT_EQ(Values.size(), static_cast<size_t>(2 * N));
+  EXPECT_EQ(Values.size() + T.Process.Dropped, static_cast<size_t>(3 * N));
+  EXPECT_GT(T.Process.Dropped, 0u);
+  ASSERT_GE(Values.size(), static_cast<size_t>(2 * N));
   for (long I = 0; I < N; ++I) {
     ASSERT_EQ(Values[I], I);
-    ASSERT_EQ(Values[N + I], 2 * N + I);
+    ASSERT_EQ(Values[Values.size() - N + I], 2 * N + I);
   }
+  for (size_t I = 1; I < Values.size(); ++I)
+    ASSERT_LT(Values[I - 1], Values[I]) << "in order, none twice";
 }
 
 // --- Environment values (issue 12 item 4) ------------------------------------
