@@ -57,8 +57,9 @@ uint64_t realtimeNs() {
 /// value is shown cut (the line says so).
 void refuse(const char *Var, const char *Value, const char *Why,
             const char *Instead) {
-  std::fprintf(stderr, "sonde: %s=%.80s%s %s; using %s\n", Var, Value,
-               std::strlen(Value) > 80 ? "..." : "", Why, Instead);
+  constexpr int Shown = 80;
+  std::fprintf(stderr, "sonde: %s=%.*s%s %s; using %s\n", Var, Shown, Value,
+               std::strlen(Value) > Shown ? "..." : "", Why, Instead);
 }
 
 void readBuffer() {

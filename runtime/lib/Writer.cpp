@@ -276,7 +276,7 @@ bool openFile(WriterState &W) {
     FileReady.store(true, std::memory_order_release);
     return false;
   }
-  // Host 256, program 16, boot id 64, and varints: well under the size.
+  // Host and program name 256 bytes each, boot id 64, varints: under it.
   char Pre[format::FileHeaderSize + 2 * format::BlockHeaderSize + 1024] = {};
   std::memcpy(Pre, format::Magic, 8);
   Pre[8] = static_cast<char>(format::Major);
