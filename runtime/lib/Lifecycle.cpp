@@ -14,10 +14,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Env.h"
 #include "Runtime.h"
+#include "sonde/torch.h"
 
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -43,41 +46,6 @@ constexpr CaughtSignal Caught[] = {
     {SIGILL, "crash:SIGILL"},
 };
 
-/// A byte count with an optional K, M or G suffix; `Default` if it does not
-/// start with a digit.
-uint64_t parseBytes(const char *S, uint64_t Default) {
-  char *End = nullptr;
-  unsigned long long V = std::strtoull(S, &End, 10);
-  if (End == S)
-    return Default;
-  switch (*End) {
-  case 'k':
-  case 'K':
-    V <<= 10;
-    break;
-  case 'm':
-  case 'M':
-    V <<= 20;
-    break;
-  case 'g':
-  case 'G':
-    V <<= 30;
-    break;
-  default:
-    break;
-  }
-  return V;
-}
-
-/// A ring size: a power of two between 64 KiB and 1 GiB.
-uint64_t parseSize(const char *S, uint64_t Default) {
-  uint64_t V = parseBytes(S, Default);
-  uint64_t P = 64u << 10;
-  while (P < V && P < (1ull << 30))
-    P <<= 1;
-  return P;
-}
-
 uint64_t realtimeNs() {
   timespec Ts;
   clock_gettime(CLOCK_REALTIME, &Ts);
@@ -85,17 +53,98 @@ uint64_t realtimeNs() {
          static_cast<uint64_t>(Ts.tv_nsec);
 }
 
+/// `sonde: VAR=VALUE WHY; using INSTEAD` on stderr: a value refused. A long
+/// value is shown cut (the line says so).
+void refuse(const char *Var, const char *Value, const char *Why,
+            const char *Instead) {
+  constexpr int Shown = 80;
+  std::fprintf(stderr, "sonde: %s=%.*s%s %s; using %s\n", Var, Shown, Value,
+               std::strlen(Value) > Shown ? "..." : "", Why, Instead);
+}
+
+void readBuffer() {
+  const char *V = std::getenv("SONDE_BUFFER_SIZE");
+  if (!V)
+    return;
+  char Used[24], Bound[24];
+  uint64_t Bytes = 0;
+  if (!env::parseBytes(V, Bytes)) {
+    env::formatBytes(TheConfig.RingBytes, Used);
+    refuse("SONDE_BUFFER_SIZE", V,
+           "is not a byte count (digits and an optional K, M or G)", Used);
+    return;
+  }
+  bool Clamped = false;
+  TheConfig.RingBytes = env::ringBytes(Bytes, Clamped);
+  if (Clamped) {
+    env::formatBytes(TheConfig.RingBytes, Used);
+    bool Low = Bytes < env::MinRingBytes;
+    env::formatBytes(Low ? env::MinRingBytes : env::MaxRingBytes, Bound);
+    char Why[96];
+    std::snprintf(Why, sizeof Why, "is %s than a thread's ring may be (%s)",
+                  Low ? "less" : "more", Bound);
+    refuse("SONDE_BUFFER_SIZE", V, Why, Used);
+  }
+}
+
+void readMaxBytes() {
+  const char *V = std::getenv("SONDE_MAX_BYTES");
+  if (!V)
+    return;
+  uint64_t Bytes = 0;
+  if (!env::parseBytes(V, Bytes)) {
+    refuse("SONDE_MAX_BYTES", V,
+           "is not a byte count that fits 64 bits (digits and an optional K, "
+           "M, G, T, P or E)",
+           "no cap");
+    return;
+  }
+  if (Bytes != 0 && Bytes < env::MinMaxBytes) {
+    char Used[24];
+    env::formatBytes(env::MinMaxBytes, Used);
+    refuse("SONDE_MAX_BYTES", V, "is too small to hold a trace", Used);
+    Bytes = env::MinMaxBytes;
+  }
+  TheConfig.MaxBytes = Bytes;
+}
+
+/// RANK and the launchers' rank variables: the first one set.
+void readRank() {
+  for (const char *Var :
+       {"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"}) {
+    const char *V = std::getenv(Var);
+    if (!V)
+      continue;
+    uint64_t Rank = 0;
+    if (env::parseRank(V, Rank))
+      TheConfig.Rank = Rank;
+    else
+      refuse(Var, V, "is not a rank (a whole number from 0 to 2147483647)",
+             "0");
+    return;
+  }
+}
+
 void readConfig() {
   TheConfig.StartNs = realtimeNs();
-  if (const char *V = std::getenv("SONDE_ON_FULL"))
-    TheConfig.DropWhenFull = std::strcmp(V, "drop") == 0;
-  if (const char *V = std::getenv("SONDE_BUFFER_SIZE"))
-    TheConfig.RingBytes = parseSize(V, TheConfig.RingBytes);
-  if (const char *V = std::getenv("SONDE_MAX_BYTES"))
-    TheConfig.MaxBytes = parseBytes(V, 0);
+  if (const char *V = std::getenv("SONDE_ON_FULL")) {
+    if (std::strcmp(V, "drop") == 0)
+      TheConfig.DropWhenFull = true;
+    else if (std::strcmp(V, "block") != 0)
+      refuse("SONDE_ON_FULL", V, "is not 'block' or 'drop'", "block");
+  }
+  readBuffer();
+  readMaxBytes();
+  readRank();
   if (const char *V = std::getenv("SONDE_OUTPUT"); V && *V) {
-    std::strncpy(TheConfig.OutputDir, V, sizeof TheConfig.OutputDir - 1);
-    TheConfig.OutputDir[sizeof TheConfig.OutputDir - 1] = '\0';
+    // Refused rather than cut: a cut path names another directory.
+    if (std::strlen(V) >= sizeof TheConfig.OutputDir) {
+      char Why[64];
+      std::snprintf(Why, sizeof Why, "is longer than %zu bytes",
+                    sizeof TheConfig.OutputDir - 1);
+      refuse("SONDE_OUTPUT", V, Why, "the current directory");
+    } else
+      std::strcpy(TheConfig.OutputDir, V);
   }
 }
 
@@ -181,6 +230,34 @@ void onQuickExit() {
 
 const Config &config() noexcept { return TheConfig; }
 
+void sayTorchMissing(TorchMissing What) noexcept {
+  static std::atomic<bool> Said[static_cast<unsigned>(TorchMissing::Count)];
+  static constexpr const char *Lines[] = {
+      "sonde: a tensor watch records \"<tensor: link sonde::torch>\": "
+      "libsonde_torch is not linked into this program",
+      "sonde: a state probe records nothing: libsonde_torch is not linked "
+      "into this program",
+      "sonde: ATen op tracing is off: libsonde_torch is not linked into this "
+      "program",
+  };
+  static_assert(sizeof Lines / sizeof *Lines ==
+                static_cast<unsigned>(TorchMissing::Count));
+  auto I = static_cast<unsigned>(What);
+  if (I >= static_cast<unsigned>(TorchMissing::Count) || Said[I].exchange(true))
+    return;
+  // One write: a line, whatever else writes to stderr. A linker run with
+  // --as-needed drops the library when nothing references it strongly.
+  static const char How[] =
+      " (CMake: link sonde::torch; by hand: `pkg-config --libs sonde-torch`, "
+      "or -Wl,--no-as-needed -lsonde_torch)\n";
+  char Line[512];
+  size_t N = strnlen(Lines[I], sizeof Line - sizeof How);
+  std::memcpy(Line, Lines[I], N);
+  std::memcpy(Line + N, How, sizeof How - 1);
+  ssize_t Ignored = ::write(STDERR_FILENO, Line, N + sizeof How - 1);
+  (void)Ignored;
+}
+
 uint64_t clockFallback() noexcept {
   timespec Ts;
   clock_gettime(CLOCK_MONOTONIC, &Ts);
@@ -216,5 +293,7 @@ __attribute__((destructor)) static void sondeAtExit() {
   if (InitState.load(std::memory_order_acquire) != 2)
     return;
   stopWriter();
+  if (!shutDown())
+    reportUnmatchedRules();
   finishOnce("exit");
 }

@@ -10,6 +10,8 @@
 
 #include "Runtime.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -28,6 +30,10 @@ struct Rule {
   std::string Pattern;
   bool On;
   bool ByName; ///< matches the event name (or "category/name")
+  /// The environment variable it came from (null: an API call).
+  const char *FromVar = nullptr;
+  /// Whether it matched a registered site (checked at exit).
+  mutable bool Matched = false;
 };
 
 struct Registry {
@@ -65,8 +71,10 @@ bool computeOn(const Registry &R, const Site &S) {
   bool On = !(S.Flags & OffByDefault);
   for (const Rule &Ru : R.Rules)
     if (Ru.ByName ? nameMatches(S, Ru.Pattern)
-                  : categoryMatches(S.Category, Ru.Pattern))
+                  : categoryMatches(S.Category, Ru.Pattern)) {
       On = Ru.On;
+      Ru.Matched = true;
+    }
   return On;
 }
 
@@ -105,7 +113,8 @@ void addListFromEnv(Registry &R, const char *Var, bool On) {
     while (!Item.empty() && Item.back() == ' ')
       Item.pop_back();
     if (!Item.empty())
-      R.Rules.push_back(Rule{Item, On, Item.find('/') != std::string::npos});
+      R.Rules.push_back(
+          Rule{Item, On, Item.find('/') != std::string::npos, Var});
     Pos = Comma + 1;
   }
 }
@@ -155,6 +164,34 @@ void loadEnableRules() noexcept {
   addListFromEnv(R, "SONDE_ENABLE", true);
   addListFromEnv(R, "SONDE_DISABLE", false);
   recomputeAll(R);
+}
+
+void reportUnmatchedRules() noexcept {
+  Registry &R = registry();
+  std::lock_guard<std::mutex> G(R.Lock);
+  std::string Seen; // the categories this run has, for the message
+  bool Listed = false;
+  for (const Rule &Ru : R.Rules) {
+    if (!Ru.FromVar || Ru.Matched || Ru.Pattern == "all")
+      continue;
+    if (!Listed) {
+      std::vector<std::string> Cats;
+      uint32_t N = R.Count.load(std::memory_order_relaxed);
+      for (uint32_t Id = 1; Id <= N; ++Id)
+        Cats.push_back(siteById(Id)->Category);
+      std::sort(Cats.begin(), Cats.end());
+      Cats.erase(std::unique(Cats.begin(), Cats.end()), Cats.end());
+      for (const std::string &C : Cats)
+        Seen += (Seen.empty() ? "" : ", ") + C;
+      Listed = true;
+    }
+    std::fprintf(stderr,
+                 "sonde: %s: '%s' matches no %s of this run, so it changed "
+                 "nothing (categories seen: %s)\n",
+                 Ru.FromVar, Ru.Pattern.c_str(),
+                 Ru.ByName ? "probe name" : "category",
+                 Seen.empty() ? "none" : Seen.c_str());
+  }
 }
 
 void lockRegistry() noexcept { registry().Lock.lock(); }

@@ -48,6 +48,7 @@ struct Config {
   uint64_t RingBytes = 4u << 20; ///< SONDE_BUFFER_SIZE, a power of two
   char OutputDir[1024] = ".";    ///< SONDE_OUTPUT
   uint64_t MaxBytes = 0;         ///< SONDE_MAX_BYTES; 0: no cap
+  uint64_t Rank = 0;             ///< RANK (or a launcher's rank variable)
   uint64_t StartNs = 0;          ///< CLOCK_REALTIME at first use (or at fork)
 };
 
@@ -66,6 +67,9 @@ uint32_t siteCount() noexcept;
 const Site *siteById(uint32_t Id) noexcept;
 /// Reads SONDE_ENABLE / SONDE_DISABLE into the rule list.
 void loadEnableRules() noexcept;
+/// Says on stderr, once per rule, which SONDE_ENABLE / SONDE_DISABLE items
+/// matched no site of the run (a misspelled category). At a normal exit.
+void reportUnmatchedRules() noexcept;
 /// For fork: the registry lock, held across fork() by the forking thread.
 void lockRegistry() noexcept;
 void unlockRegistry() noexcept;
@@ -99,6 +103,10 @@ void finishTrace(const char *How) noexcept;
 void lockDrainForFork() noexcept;
 void unlockDrainAfterFork() noexcept;
 void resetWriterInChild() noexcept;
+/// Opens the trace file and writes its preamble now, if that was not done
+/// (or tried) yet: at a thread's first record, so the process record is in
+/// the file from the start and the cost is paid before anything is timed.
+void openTraceNow() noexcept;
 /// The path of the trace file, or "" if none is open yet.
 const char *tracePath() noexcept;
 

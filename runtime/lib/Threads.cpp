@@ -150,6 +150,7 @@ ThreadState *attachThread(const char &) noexcept {
   Current = &T;
   pthread_setspecific(ExitKey, R);
   ensureWriter();
+  openTraceNow();
   return &T;
 }
 

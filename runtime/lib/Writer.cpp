@@ -55,9 +55,19 @@ struct WriterState {
   int Fd = -1;
   char Path[PATH_MAX] = {};
   bool OpenFailed = false;
+  /// A write failed and the file was cut back to its last whole block:
+  /// what Out holds may use definitions (sites, keys, threads) that were
+  /// lost, so it is dropped too, and the next pass defines them again.
+  bool Tainted = false;
+  /// The file could not be cut back: nothing more is written.
+  bool Broken = false;
+  bool WriteReported = false;
+  /// Records encoded into Out since the last flush, and records lost.
+  uint64_t PendingRecords = 0;
+  uint64_t LostRecords = 0;
   char Out[OutCapacity];
   size_t OutLen = 0;
-  uint64_t FileBytes = 0; ///< written to the file so far
+  uint64_t FileBytes = 0; ///< the file's size: whole blocks only
   uint32_t SitesWritten = 0;
   uint32_t NextStringId = 1;
   KeySlot Keys[KeySlots] = {};
@@ -73,6 +83,9 @@ WriterState &state() {
   static WriterState *W = new WriterState; // immortal, about 2 MiB
   return *W;
 }
+
+/// Set once the trace file has been opened (or could not be).
+std::atomic<bool> FileReady{false};
 
 /// The drain lock: 0 when free, else the kernel tid of its holder.
 std::atomic<pid_t> DrainOwner{0};
@@ -121,17 +134,24 @@ void releaseDrain() { DrainOwner.store(0, std::memory_order_release); }
 
 // --- Output ----------------------------------------------------------------
 
-void writeAll(int Fd, const char *P, size_t N) {
+/// False when the data could not all be written (errno says why; a short
+/// write that makes no progress is ENOSPC).
+bool writeAll(int Fd, const char *P, size_t N) {
   while (N > 0) {
     ssize_t W = ::write(Fd, P, N);
     if (W < 0) {
       if (errno == EINTR)
         continue;
-      return; // a full disk: lose the data rather than spin
+      return false; // a full disk: lose the data rather than spin
+    }
+    if (W == 0) {
+      errno = ENOSPC;
+      return false;
     }
     P += W;
     N -= static_cast<size_t>(W);
   }
+  return true;
 }
 
 char *cat(char *P, const char *End, const char *S) {
@@ -153,17 +173,43 @@ char *catNumber(char *P, const char *End, unsigned long long V) {
   return P;
 }
 
-long rankFromEnv() {
-  for (const char *Var :
-       {"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"})
-    if (const char *V = std::getenv(Var))
-      return std::strtol(V, nullptr, 10);
-  return 0;
+/// `sonde: WHAT 'PATH': DESCRIPTION (ENAME); THEN` on stderr, in one
+/// write: the trace cannot be created or written. Async-signal-safe.
+void sayFileError(const char *What, const char *Path, int Err,
+                  const char *Then) {
+  char Line[PATH_MAX + 256];
+  char *End = Line + sizeof Line - 1; // room for the newline
+  char *P = cat(Line, End, "sonde: ");
+  P = cat(P, End, What);
+  P = cat(P, End, " '");
+  P = cat(P, End, Path);
+  P = cat(P, End, "': ");
+  const char *Desc = strerrordesc_np(Err);
+  const char *Name = strerrorname_np(Err);
+  P = cat(P, End, Desc ? Desc : "error");
+  P = cat(P, End, " (");
+  if (Name)
+    P = cat(P, End, Name);
+  else
+    P = catNumber(cat(P, End, "errno "), End, static_cast<unsigned>(Err));
+  P = cat(P, End, "); ");
+  P = cat(P, End, Then);
+  *P++ = '\n';
+  ssize_t Ignored = ::write(STDERR_FILENO, Line, static_cast<size_t>(P - Line));
+  (void)Ignored;
 }
 
 void flushOut(WriterState &W);
 char *beginBlock(WriterState &W, Block B);
 void endBlock(WriterState &W, char *End);
+
+/// Fills in the header of a block whose payload ends at `End`.
+void frameBlock(char *Start, Block B, const char *End) {
+  auto Len = static_cast<uint32_t>(End - Start - format::BlockHeaderSize);
+  Start[0] = static_cast<char>(B);
+  for (int I = 0; I < 4; ++I)
+    Start[1 + I] = static_cast<char>((Len >> (8 * I)) & 0xff);
+}
 
 char *putString(char *P, const char *S, size_t MaxLen = 4096) {
   size_t N = S ? strnlen(S, MaxLen) : 0;
@@ -172,19 +218,28 @@ char *putString(char *P, const char *S, size_t MaxLen = 4096) {
   return P + N;
 }
 
-void writeClock(WriterState &W) {
-  char *P = beginBlock(W, Block::Clock);
+/// A Clock block's payload.
+char *putClock(WriterState &W, char *P) {
   uint64_t Tsc = now();
   uint64_t Real = clockNs(CLOCK_REALTIME);
   P = putVarint(P, Tsc);
   P = putVarint(P, Real);
   P = putVarint(P, clockNs(CLOCK_MONOTONIC));
-  endBlock(W, P);
   W.LastAnchorNs = Real;
   ++W.Anchors;
+  return P;
 }
 
-/// Opens the trace file and writes its preamble. Never overwrites a file.
+void writeClock(WriterState &W) {
+  char *P = beginBlock(W, Block::Clock);
+  endBlock(W, putClock(W, P));
+}
+
+/// Opens the trace file and writes its preamble: the file header, the
+/// Process block and a clock anchor, at once and before anything else, so
+/// a process that ends in any way from here on (even `_exit`) leaves a file
+/// that says whose it is. Never overwrites a file. Says on stderr, once,
+/// when the file cannot be created or its preamble not written.
 bool openFile(WriterState &W) {
   if (W.Fd >= 0)
     return true;
@@ -192,14 +247,14 @@ bool openFile(WriterState &W) {
     return false;
   const char *Dir = config().OutputDir;
   mkdir(Dir, 0777); // one level; an existing directory is fine
-  long Rank = rankFromEnv();
+  const uint64_t Rank = config().Rank;
   for (unsigned Try = 0; Try < 100; ++Try) {
     char *End = W.Path + sizeof W.Path;
     char *P = cat(W.Path, End, Dir);
     P = cat(P, End, "/");
     P = cat(P, End, program_invocation_short_name);
     P = cat(P, End, "-");
-    P = catNumber(P, End, static_cast<unsigned long long>(Rank));
+    P = catNumber(P, End, Rank);
     P = cat(P, End, "-");
     P = catNumber(P, End, static_cast<unsigned long long>(getpid()));
     if (Try) {
@@ -214,24 +269,28 @@ bool openFile(WriterState &W) {
       break;
   }
   if (W.Fd < 0) {
+    sayFileError("cannot create the trace file", W.Path, errno,
+                 "this run is not recorded");
     W.OpenFailed = true;
     W.Path[0] = '\0';
+    FileReady.store(true, std::memory_order_release);
     return false;
   }
-  char Header[format::FileHeaderSize] = {};
-  std::memcpy(Header, format::Magic, 8);
-  Header[8] = static_cast<char>(format::Major);
-  Header[10] = static_cast<char>(format::Minor);
-  writeAll(W.Fd, Header, sizeof Header);
+  // Host and program name 256 bytes each, boot id 64, varints: under it.
+  char Pre[format::FileHeaderSize + 2 * format::BlockHeaderSize + 1024] = {};
+  std::memcpy(Pre, format::Magic, 8);
+  Pre[8] = static_cast<char>(format::Major);
+  Pre[10] = static_cast<char>(format::Minor);
 
-  char *P = beginBlock(W, Block::Process);
+  char *Start = Pre + format::FileHeaderSize;
+  char *P = Start + format::BlockHeaderSize;
   P = putVarint(P, static_cast<uint64_t>(getpid()));
   P = putVarint(P, static_cast<uint64_t>(getppid()));
-  P = putVarint(P, static_cast<uint64_t>(Rank));
+  P = putVarint(P, Rank);
   char Host[256] = {};
   gethostname(Host, sizeof Host - 1);
-  P = putString(P, Host);
-  P = putString(P, program_invocation_short_name);
+  P = putString(P, Host, sizeof Host);
+  P = putString(P, program_invocation_short_name, 256);
   P = putVarint(P, config().StartNs);
   // Format 1.1: the boot id, so `sonde merge` knows which files share
   // CLOCK_MONOTONIC. open/read only: this may run on the crash path.
@@ -246,18 +305,69 @@ bool openFile(WriterState &W) {
         *C = '\0';
   }
   P = putString(P, Boot, sizeof Boot);
-  endBlock(W, P);
-  writeClock(W);
+  frameBlock(Start, Block::Process, P);
+  Start = P;
+  P = putClock(W, Start + format::BlockHeaderSize);
+  frameBlock(Start, Block::Clock, P);
+  size_t Size = static_cast<size_t>(P - Pre);
+  if (!writeAll(W.Fd, Pre, Size)) {
+    sayFileError("cannot write the trace file", W.Path, errno,
+                 "this run is not recorded");
+    ::close(W.Fd);
+    ::unlink(W.Path); // ours (O_EXCL), and without a preamble no trace
+    W.Fd = -1;
+    W.OpenFailed = true;
+    W.Path[0] = '\0';
+    FileReady.store(true, std::memory_order_release);
+    return false;
+  }
+  W.FileBytes = Size;
+  FileReady.store(true, std::memory_order_release);
   return true;
+}
+
+/// A write failed: cut the file back to its last whole block (a torn block
+/// in the middle would hide every block after it from the reader), and
+/// drop what Out holds, counted. Says so once.
+void writeFailed(WriterState &W, int Err) {
+  if (!W.WriteReported) {
+    sayFileError("cannot write the trace file", W.Path, Err,
+                 "what could not be written is counted as dropped records");
+    W.WriteReported = true;
+  }
+  auto Whole = static_cast<off_t>(W.FileBytes);
+  if (::ftruncate(W.Fd, Whole) != 0 || ::lseek(W.Fd, Whole, SEEK_SET) != Whole)
+    W.Broken = true; // a torn block stays: write nothing after it
+  W.Tainted = true;
 }
 
 void flushOut(WriterState &W) {
   if (W.OutLen == 0)
     return;
-  if (openFile(W))
-    writeAll(W.Fd, W.Out, W.OutLen);
-  W.FileBytes += W.OutLen;
+  bool Written = false;
+  if (!W.Tainted && !W.Broken && openFile(W)) {
+    Written = writeAll(W.Fd, W.Out, W.OutLen);
+    if (Written)
+      W.FileBytes += W.OutLen;
+    else
+      writeFailed(W, errno);
+  }
+  if (!Written)
+    W.LostRecords += W.PendingRecords;
+  W.PendingRecords = 0;
   W.OutLen = 0;
+}
+
+/// After a failed write: what the lost bytes defined is defined again
+/// before the records that use it.
+void redefineAfterLoss(WriterState &W) {
+  W.SitesWritten = 0;
+  std::memset(W.Keys, 0, sizeof W.Keys);
+  for (ThreadRecord *R = threadList(); R; R = R->Next) {
+    R->Announced = false;
+    R->WrittenDropped = 0;
+  }
+  W.Tainted = false;
 }
 
 /// Starts a block in Out; the caller writes at most OutReserve bytes of
@@ -271,12 +381,8 @@ char *beginBlock(WriterState &W, Block B) {
 }
 
 void endBlock(WriterState &W, char *End) {
-  size_t Payload =
-      static_cast<size_t>(End - W.Out) - W.BlockStart - format::BlockHeaderSize;
-  uint32_t Len = static_cast<uint32_t>(Payload);
-  char *L = W.Out + W.BlockStart + 1;
-  for (int I = 0; I < 4; ++I)
-    L[I] = static_cast<char>((Len >> (8 * I)) & 0xff);
+  frameBlock(W.Out + W.BlockStart, static_cast<Block>(W.Out[W.BlockStart]),
+             End);
   W.OutLen = static_cast<size_t>(End - W.Out);
 }
 
@@ -610,6 +716,7 @@ uint64_t drainRing(WriterState &W, ThreadRecord &R, uint64_t Lag) {
         P += 8;
       }
       BlockBytes += static_cast<size_t>(P - Before);
+      ++W.PendingRecords;
       Pos += H.Size;
       continue;
     }
@@ -626,6 +733,7 @@ uint64_t drainRing(WriterState &W, ThreadRecord &R, uint64_t Lag) {
         *P++ = 1;
       }
       BlockBytes += static_cast<size_t>(P - Before);
+      ++W.PendingRecords;
       Pos += H.Size;
       continue;
     }
@@ -643,6 +751,7 @@ uint64_t drainRing(WriterState &W, ThreadRecord &R, uint64_t Lag) {
       Defs.N = 0;
     }
     BlockBytes += static_cast<size_t>(P - Before);
+    ++W.PendingRecords;
     Pos += H.Size;
   }
   closeEvents(W, P);
@@ -665,6 +774,10 @@ uint64_t Backlog = 0;
 /// One pass over every ring. EXPECTS: the drain lock is held.
 uint64_t pass(WriterState &W, uint64_t Lag = 0) {
   Backlog = 0;
+  if (W.Tainted) {
+    flushOut(W); // drops what used lost definitions
+    redefineAfterLoss(W);
+  }
   // The preamble goes first: open before anything is encoded into Out.
   if (W.OutLen == 0)
     openFile(W);
@@ -856,6 +969,8 @@ void finishTrace(const char *How) noexcept {
       endBlock(W, P);
     }
   }
+  // Records a failed write lost count as dropped too.
+  DroppedTotal += W.LostRecords;
   if (W.Fd >= 0 || W.OutLen > 0 || siteCount() > 0) {
     writeClock(W);
     char *P = beginBlock(W, Block::End);
@@ -883,6 +998,12 @@ void resetWriterInChild() noexcept {
   W.Fd = -1;
   W.Path[0] = '\0';
   W.OpenFailed = false;
+  W.Tainted = false;
+  W.Broken = false;
+  W.WriteReported = false;
+  W.PendingRecords = 0;
+  W.LostRecords = 0;
+  FileReady.store(false, std::memory_order_relaxed);
   W.OutLen = 0; // the parent's encoded bytes
   W.FileBytes = 0;
   W.SitesWritten = 0;
@@ -900,6 +1021,14 @@ void resetWriterInChild() noexcept {
   WriterRunning.store(false, std::memory_order_relaxed);
   WakeRequested.store(false, std::memory_order_relaxed);
   DrainOwner.store(0, std::memory_order_relaxed);
+}
+
+void openTraceNow() noexcept {
+  if (FileReady.load(std::memory_order_acquire) || shutDown() ||
+      !acquireDrain(true))
+    return;
+  openFile(state());
+  releaseDrain();
 }
 
 const char *tracePath() noexcept { return state().Path; }

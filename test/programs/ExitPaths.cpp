@@ -1,4 +1,5 @@
-//===- ExitPaths.cpp - A program that records, then leaves in a chosen way -===//
+//===- ExitPaths.cpp - A program that records, then leaves in a chosen way
+//-===//
 //
 // Driven by test/unit/runtime/LifecycleTest.cpp, which runs it with
 // SONDE_OUTPUT set and reads the trace it leaves:
@@ -18,6 +19,11 @@
 //   values      one watch of each supported type
 //   static      a static object's destructor records after main returns
 //   enable      categories switched at run time
+//   diskfull    N records, flush; fills the trace's disk with the file ARG;
+//               N more, flush (they cannot be written); deletes ARG; N more
+//   iterate     a range-for through sonde::iterate; prints whether the
+//               runtime had started when the loop's begin() returned
+//   _exit       (any other MODE) _exit(99) right after the records
 //
 // Prints what it produced on stdout, one `key value` per line.
 //
@@ -30,6 +36,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <string>
 #include <sys/wait.h>
 #include <thread>
@@ -45,8 +52,8 @@ sonde::Site OuterSite(sonde::SiteKind::Region, "pipeline.train", "outer",
 sonde::Site InnerSite(sonde::SiteKind::Region, "compute.forward", "inner",
                       "ExitPaths.cpp", 3, "leave");
 
-void produce(long N) {
-  for (long I = 0; I < N; ++I)
+void produce(long N, long From = 0) {
+  for (long I = From; I < From + N; ++I)
     sonde::watchScalar(WatchSite, I);
 }
 
@@ -243,6 +250,48 @@ int api() {
   return 0;
 }
 
+/// A disk that fills up while the program runs, then has room again.
+int diskFull(long N, const char *Filler) {
+  produce(N);
+  sonde::flush();
+  int Fd = open(Filler, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (Fd < 0)
+    return 2;
+  static char Block[4096];
+  while (write(Fd, Block, sizeof Block) > 0) {
+  }
+  // The last bytes of the last page, as a file's tail can take them.
+  while (write(Fd, Block, 1) > 0) {
+  }
+  close(Fd);
+  produce(N, N);
+  sonde::flush();
+  unlink(Filler);
+  produce(N, 2 * N);
+  std::printf("produced %ld\n", 3 * N);
+  return 0;
+}
+
+/// The first records of a run come from a range-for's fetch: libsonde must
+/// have started before the first fetch is timed.
+int iterateFirst(long N) {
+  static sonde::Site Fetch(sonde::SiteKind::Loop, "dataloader.fetch",
+                           "fetch.iter", "it.cpp", 1, "iterateFirst");
+  static sonde::Site Block(sonde::SiteKind::Loop, "dataloader.fetch",
+                           "fetch.block", "it.cpp", 2, "iterateFirst");
+  std::vector<long> V;
+  for (long I = 0; I < N; ++I)
+    V.push_back(I);
+  auto Loop = sonde::iterate(Fetch, Block, V);
+  auto It = Loop.begin();
+  std::printf("started before the first fetch %d\n",
+              *sonde::traceFile() ? 1 : 0);
+  for (; It != Loop.end(); ++It)
+    sonde::watchScalar(WatchSite, *It);
+  std::printf("produced %ld\n", N);
+  return 0;
+}
+
 int forked(long N) {
   produce(N);
   std::fflush(stdout);
@@ -281,6 +330,10 @@ int main(int Argc, char **Argv) {
     return forked(N);
   if (Mode == "api")
     return api();
+  if (Mode == "diskfull")
+    return Argc > 3 ? diskFull(N, Argv[3]) : 2;
+  if (Mode == "iterate")
+    return iterateFirst(N);
   if (Mode == "static") {
     static Recorder R;
     produce(N);

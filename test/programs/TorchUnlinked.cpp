@@ -2,8 +2,9 @@
 //
 // A program that includes sonde/torch.h and watches a tensor, but links
 // only libsonde (not libsonde_torch, nor libtorch): it must link, its
-// tensor watch must record the "link sonde::torch" string and
-// enableOpTracing must say false. Checks its own trace.
+// tensor watch must record the "link sonde::torch" string, recordState
+// nothing and enableOpTracing must say false, and libsonde must say so on
+// stderr once per kind (issue 12 item 6). Checks its own trace and stderr.
 //
 // No libtorch header here (that is the point of the light header), so there
 // is no real tensor: the watch gets a reference to storage that is never
@@ -16,6 +17,9 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <fcntl.h>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <unistd.h>
 
@@ -24,6 +28,12 @@ int main() {
   if (!mkdtemp(Dir))
     return 2;
   setenv("SONDE_OUTPUT", Dir, 1);
+  // Our own stderr, to read back what libsonde said.
+  std::string ErrPath = std::string(Dir) + "/stderr.txt";
+  int Err = open(ErrPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  int SavedErr = dup(2);
+  if (Err < 0 || SavedErr < 0 || dup2(Err, 2) < 0)
+    return 2;
 
   static sonde::Site W(sonde::SiteKind::Watch, "user", "tensor", __FILE__,
                        __LINE__, __func__, 0,
@@ -31,10 +41,18 @@ int main() {
   static sonde::Site Done(sonde::SiteKind::Instant, "user", "done", __FILE__,
                           __LINE__, __func__);
   alignas(16) static char NotATensor[64];
-  sonde::watch(W, *reinterpret_cast<const at::Tensor *>(NotATensor));
+  static sonde::Site State(sonde::SiteKind::State, "user", "model", __FILE__,
+                           __LINE__, __func__);
+  for (int I = 0; I < 2; ++I) {
+    sonde::watch(W, *reinterpret_cast<const at::Tensor *>(NotATensor));
+    sonde::recordState(
+        State, *reinterpret_cast<const torch::nn::Module *>(NotATensor));
+  }
   bool Ops = sonde::torch::enableOpTracing();
+  Ops |= sonde::torch::enableOpTracing();
   sonde::instant(Done);
   sonde::flush();
+  dup2(SavedErr, 2);
 
   sonde::trace::Trace T;
   std::string Error;
@@ -53,8 +71,29 @@ int main() {
         ++Bad;
       }
     }
-  if (Watches != 1) {
-    std::fprintf(stderr, "FAIL: %d watches, expected 1\n", Watches);
+  if (Watches != 2) {
+    std::fprintf(stderr, "FAIL: %d watches, expected 2\n", Watches);
+    ++Bad;
+  }
+  // One line per kind, each naming the library and how to link it.
+  std::ifstream In(ErrPath);
+  std::string Said((std::istreambuf_iterator<char>(In)),
+                   std::istreambuf_iterator<char>());
+  const char *Expected[] = {"sonde: a tensor watch records",
+                            "sonde: a state probe records nothing",
+                            "sonde: ATen op tracing is off"};
+  size_t Lines = 0;
+  for (char C : Said)
+    Lines += C == '\n';
+  for (const char *Line : Expected)
+    if (Said.find(std::string(Line)) == std::string::npos) {
+      std::fprintf(stderr, "FAIL: stderr lacks '%s'\n", Line);
+      ++Bad;
+    }
+  if (Lines != 3 || Said.find("pkg-config --libs sonde-torch") ==
+                        std::string::npos) {
+    std::fprintf(stderr, "FAIL: expected 3 lines on stderr, got:\n%s",
+                 Said.c_str());
     ++Bad;
   }
   if (Ops) {

@@ -914,6 +914,13 @@ public:
   };
 
   iterator begin() {
+    // The first record of a run starts libsonde (the environment, this
+    // thread's ring, the trace file: milliseconds); it happens here, before
+    // the first fetch is timed, so neither region of the first iteration
+    // contains it.
+    if (On &&
+        (rt::detail::activeId(Fetch) || (Body && rt::detail::activeId(*Body))))
+      rt::detail::thread();
     FetchStart = now();
     return iterator(rt::detail::rangeBegin(Range), this);
   }

@@ -18,7 +18,9 @@
 // The functions are weak references: a program that uses this header but
 // does not link libsonde_torch still links; its tensor watches record the
 // string "<tensor: link sonde::torch>", recordState records nothing and
-// enableOpTracing returns false.
+// enableOpTracing returns false, and libsonde says so once on stderr. A
+// linker run with --as-needed drops a library that only weak references
+// use: by hand, link it with `pkg-config --libs sonde-torch`, which keeps it.
 //
 // Note: `sonde::torch` is a namespace. Inside `namespace sonde` (or after
 // `using namespace sonde;`) name libtorch as `::torch`.
@@ -55,6 +57,15 @@ class Module;
 #endif
 
 namespace sonde {
+namespace rt {
+namespace detail {
+/// What a program asked of libsonde_torch while it is not linked.
+enum class TorchMissing : unsigned { Tensor, State, Ops, Count };
+/// Says so on stderr, once per kind, with how to link it (in libsonde).
+void sayTorchMissing(TorchMissing What) noexcept;
+} // namespace detail
+} // namespace rt
+
 namespace torch {
 namespace detail {
 
@@ -89,7 +100,10 @@ struct Dereferences<M, std::void_t<decltype(*std::declval<const M &>())>>
 /// environment turns it on when libsonde_torch loads. Returns false only
 /// when libsonde_torch is not linked.
 inline bool enableOpTracing(bool Shapes = false) noexcept {
-  return &detail::enableOps ? detail::enableOps(Shapes) : false;
+  if (&detail::enableOps)
+    return detail::enableOps(Shapes);
+  rt::detail::sayTorchMissing(rt::detail::TorchMissing::Ops);
+  return false;
 }
 
 /// Removes the callback enableOpTracing installed, if any.
@@ -113,6 +127,7 @@ template <> struct ValueTraits<at::Tensor> {
     } else {
       static const char Msg[] = "<tensor: link sonde::torch>";
       W.string(Msg, sizeof Msg - 1);
+      rt::detail::sayTorchMissing(rt::detail::TorchMissing::Tensor);
     }
   }
 };
@@ -130,8 +145,12 @@ template <class M> void recordState(const Site &S, const M &Model) noexcept {
     recordState(S, *Model);
   } else {
     const ::torch::nn::Module &Base = Model;
-    if (&torch::detail::recordModule && rt::detail::activeId(S))
+    if (!rt::detail::activeId(S))
+      return;
+    if (&torch::detail::recordModule)
       torch::detail::recordModule(S, Base);
+    else
+      rt::detail::sayTorchMissing(rt::detail::TorchMissing::State);
   }
 }
 

@@ -21,6 +21,7 @@
 #include <ATen/core/ivalue.h>
 #include <ATen/record_function.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -187,8 +188,16 @@ void onEnd(const at::RecordFunction &, at::ObserverContext *) {
 struct FromEnvironment {
   FromEnvironment() {
     const char *V = std::getenv("SONDE_TORCH_OPS");
-    if (V && *V && std::strcmp(V, "0") != 0)
-      enableOps(std::strcmp(V, "shapes") == 0);
+    if (!V || !*V || std::strcmp(V, "0") == 0)
+      return;
+    bool Shapes = std::strcmp(V, "shapes") == 0;
+    if (Shapes || std::strcmp(V, "1") == 0)
+      enableOps(Shapes);
+    else
+      std::fprintf(stderr,
+                   "sonde: SONDE_TORCH_OPS=%.80s is not 0, 1 or 'shapes'; "
+                   "using 0\n",
+                   V);
   }
 } AtLoad;
 

@@ -19,8 +19,9 @@
 #include <fstream>
 #include <map>
 #include <ostream>
-#include <spawn.h>
+#include <sched.h>
 #include <string>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -36,6 +37,7 @@ struct RunResult {
   int Status = 0;
   std::string Dir;
   std::string Stdout;
+  std::string Stderr;
   std::vector<std::string> Files;
 
   bool exited(int Code) const {
@@ -63,13 +65,27 @@ std::vector<std::string> traceFiles(const std::string &Dir) {
   return Files;
 }
 
-/// Runs the exit-paths program; `Env` adds to the environment.
-RunResult run(std::vector<std::string> Args,
-              std::vector<std::string> Env = {}) {
+std::string slurp(const std::string &Path) {
+  std::ifstream In(Path);
+  return std::string(std::istreambuf_iterator<char>(In),
+                     std::istreambuf_iterator<char>());
+}
+
+/// Runs the exit-paths program in a fresh directory (its working directory
+/// too); `Env` adds to the environment (SONDE_OUTPUT is that directory
+/// unless `Env` sets it). `Setup` runs in the child before exec (switching
+/// users, say).
+RunResult run(std::vector<std::string> Args, std::vector<std::string> Env = {},
+              void (*Setup)() = nullptr) {
   RunResult R;
   R.Dir = makeTempDir();
   std::string OutFile = R.Dir + "/stdout.txt";
-  Env.push_back("SONDE_OUTPUT=" + R.Dir);
+  std::string ErrFile = R.Dir + "/stderr.txt";
+  bool HasOutput = false;
+  for (const std::string &E : Env)
+    HasOutput |= E.rfind("SONDE_OUTPUT=", 0) == 0;
+  if (!HasOutput)
+    Env.push_back("SONDE_OUTPUT=" + R.Dir);
   std::vector<std::string> EnvAll;
   for (char **E = environ; *E; ++E)
     if (std::string(*E).rfind("SONDE_", 0) != 0)
@@ -83,20 +99,37 @@ RunResult run(std::vector<std::string> Args,
   for (auto &E : EnvAll)
     Envp.push_back(E.data());
   Envp.push_back(nullptr);
-  posix_spawn_file_actions_t Actions;
-  posix_spawn_file_actions_init(&Actions);
-  posix_spawn_file_actions_addopen(&Actions, 1, OutFile.c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  pid_t Pid;
-  if (posix_spawn(&Pid, Argv[0], &Actions, nullptr, Argv.data(), Envp.data()) ==
-      0)
+  pid_t Pid = fork();
+  if (Pid == 0) {
+    int Out = open(OutFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int Err = open(ErrFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (Out < 0 || Err < 0 || dup2(Out, 1) < 0 || dup2(Err, 2) < 0 ||
+        chdir(R.Dir.c_str()) != 0)
+      _exit(126);
+    if (Setup)
+      Setup();
+    execve(Argv[0], Argv.data(), Envp.data());
+    _exit(127);
+  }
+  if (Pid > 0)
     waitpid(Pid, &R.Status, 0);
-  posix_spawn_file_actions_destroy(&Actions);
-  std::ifstream In(OutFile);
-  R.Stdout.assign(std::istreambuf_iterator<char>(In),
-                  std::istreambuf_iterator<char>());
+  R.Stdout = slurp(OutFile);
+  R.Stderr = slurp(ErrFile);
   R.Files = traceFiles(R.Dir);
   return R;
+}
+
+std::vector<std::string> lines(const std::string &Text) {
+  std::vector<std::string> L;
+  size_t Pos = 0;
+  while (Pos < Text.size()) {
+    size_t End = Text.find('\n', Pos);
+    if (End == std::string::npos)
+      End = Text.size();
+    L.push_back(Text.substr(Pos, End - Pos));
+    Pos = End + 1;
+  }
+  return L;
 }
 
 Trace readOne(const RunResult &R) {
@@ -464,6 +497,252 @@ TEST(Api, EveryPrimitiveRecordsWhatItSays) {
   EXPECT_EQ(By["in_frame"].size(), 2u);
   EXPECT_EQ(By["every3"].size(), 4u);
   EXPECT_EQ(By["frame"].size(), 0u); // a frame records nothing
+}
+
+// --- When the trace cannot be written (issue 12 item 3) -------------------
+
+/// The one stderr line of a run that could not record, checked: it names
+/// the file sonde tried and the errno.
+void expectOneFileError(const RunResult &R, const std::string &DirPrefix,
+                        const char *Errno) {
+  std::vector<std::string> L = lines(R.Stderr);
+  ASSERT_EQ(L.size(), 1u) << R.Stderr;
+  EXPECT_NE(L[0].find("sonde: cannot create the trace file '" + DirPrefix +
+                      "/exit-paths-0-"),
+            std::string::npos)
+      << L[0];
+  EXPECT_NE(L[0].find(std::string("(") + Errno + ")"), std::string::npos)
+      << L[0];
+  EXPECT_TRUE(R.exited(0)) << "the program's own exit status is kept";
+  EXPECT_EQ(R.produced(), 10);
+}
+
+TEST(Output, MissingParentIsSaidOnce) {
+  std::string Dir = makeTempDir() + "/missing/sub";
+  RunResult R = run({"return", "10"}, {"SONDE_OUTPUT=" + Dir});
+  expectOneFileError(R, Dir, "ENOENT");
+}
+
+TEST(Output, RegularFileInPlaceOfTheDirectoryIsSaidOnce) {
+  std::string Dir = makeTempDir() + "/file";
+  std::ofstream(Dir) << "x";
+  RunResult R = run({"return", "10"}, {"SONDE_OUTPUT=" + Dir});
+  expectOneFileError(R, Dir, "ENOTDIR");
+}
+
+TEST(Output, ReadOnlyDirectoryIsSaidOnce) {
+  std::string Base = makeTempDir();
+  std::string Dir = Base + "/ro";
+  ASSERT_EQ(mkdir(Dir.c_str(), 0555), 0);
+  ASSERT_EQ(chmod(Base.c_str(), 0755), 0);
+  // Root ignores permission bits: the program runs as nobody then.
+  RunResult R = run({"return", "10"}, {"SONDE_OUTPUT=" + Dir}, [] {
+    if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0))
+      _exit(125);
+  });
+  ASSERT_FALSE(R.exited(125)) << "cannot switch to user nobody";
+  expectOneFileError(R, Dir, "EACCES");
+}
+
+/// A private mount namespace for this test process (ctest runs each test
+/// in its own), so the mounts below are seen by it and its children only.
+bool privateMounts(std::string &Why) {
+  if (unshare(CLONE_NEWNS) != 0 ||
+      mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) {
+    Why = std::string("cannot make a mount namespace: ") + strerror(errno);
+    return false;
+  }
+  return true;
+}
+
+TEST(Output, ReadOnlyMountIsSaidOnce) {
+  std::string Why;
+  std::string Dir = makeTempDir() + "/mnt";
+  ASSERT_EQ(mkdir(Dir.c_str(), 0755), 0);
+  if (!privateMounts(Why) ||
+      mount("tmpfs", Dir.c_str(), "tmpfs", MS_RDONLY, "size=64k") != 0)
+    GTEST_SKIP() << "needs root to mount a read-only tmpfs: " << Why
+                 << strerror(errno);
+  RunResult R = run({"return", "10"}, {"SONDE_OUTPUT=" + Dir});
+  umount(Dir.c_str());
+  expectOneFileError(R, Dir, "EROFS");
+}
+
+TEST(Output, FullDiskCutsBackToWholeBlocksAndCountsTheLoss) {
+  // A 256 KiB tmpfs: the program fills it with a file between two flushes,
+  // records N more (which cannot be written), deletes the file and records
+  // N more. The trace must read to its end record: no torn block in the
+  // middle, the lost records counted as dropped, one line on stderr.
+  std::string Why;
+  std::string Dir = makeTempDir() + "/disk";
+  ASSERT_EQ(mkdir(Dir.c_str(), 0755), 0);
+  if (!privateMounts(Why) ||
+      mount("tmpfs", Dir.c_str(), "tmpfs", 0, "size=256k") != 0)
+    GTEST_SKIP() << "needs root to mount a small tmpfs: " << Why
+                 << strerror(errno);
+  const long N = 3000;
+  RunResult R = run({"diskfull", std::to_string(N), Dir + "/filler"},
+                    {"SONDE_OUTPUT=" + Dir});
+  R.Files = traceFiles(Dir);
+  ASSERT_TRUE(R.exited(0)) << R.Stderr;
+  ASSERT_EQ(R.produced(), 3 * N);
+  std::vector<std::string> L = lines(R.Stderr);
+  ASSERT_EQ(L.size(), 1u) << R.Stderr;
+  EXPECT_NE(L[0].find("sonde: cannot write the trace file '" + Dir +
+                      "/exit-paths-0-"),
+            std::string::npos)
+      << L[0];
+  EXPECT_NE(L[0].find("(ENOSPC)"), std::string::npos) << L[0];
+  Trace T = readOne(R);
+  umount(Dir.c_str());
+  EXPECT_TRUE(T.Complete) << T.Problem;
+  EXPECT_EQ(T.Process.How, "exit");
+  // The first and the last N values are all there; of the N made while the
+  // disk was full, what the writer could not write is counted as dropped
+  // (the background writer may have fitted a few into the last page of the
+  // file before it filled: how many depends on timing, the sum does not).
+  std::vector<long> Values;
+  for (const Event &E : T.Events)
+    if (E.Kind == EventKind::Watch && T.site(E.Site).Name == "i")
+      Values.push_back(E.V.I);
+  EXPECT_EQ(Values.size() + T.Process.Dropped, static_cast<size_t>(3 * N));
+  EXPECT_GT(T.Process.Dropped, 0u);
+  ASSERT_GE(Values.size(), static_cast<size_t>(2 * N));
+  for (long I = 0; I < N; ++I) {
+    ASSERT_EQ(Values[I], I);
+    ASSERT_EQ(Values[Values.size() - N + I], 2 * N + I);
+  }
+  for (size_t I = 1; I < Values.size(); ++I)
+    ASSERT_LT(Values[I - 1], Values[I]) << "in order, none twice";
+}
+
+// --- Environment values (issue 12 item 4) ------------------------------------
+
+/// Runs `return 10` with one setting; returns its stderr lines.
+std::vector<std::string> refusedLines(const std::string &Setting,
+                                      RunResult *Out = nullptr) {
+  RunResult R = run({"return", "10"}, {Setting});
+  EXPECT_TRUE(R.exited(0));
+  if (Out)
+    *Out = R;
+  return lines(R.Stderr);
+}
+
+TEST(Environment, EachRefusedValueIsOneLineSayingWhatIsUsed) {
+  struct Case {
+    const char *Setting, *Line;
+  } Cases[] = {
+      {"SONDE_BUFFER_SIZE=-1",
+       "sonde: SONDE_BUFFER_SIZE=-1 is not a byte count"},
+      {"SONDE_BUFFER_SIZE=99999999999999999999G",
+       "sonde: SONDE_BUFFER_SIZE=99999999999999999999G is not a byte count"},
+      {"SONDE_BUFFER_SIZE=1G", "sonde: SONDE_BUFFER_SIZE=1G is more than"},
+      {"SONDE_BUFFER_SIZE=4 M", "sonde: SONDE_BUFFER_SIZE=4 M is not"},
+      {"SONDE_MAX_BYTES=16EB",
+       "sonde: SONDE_MAX_BYTES=16EB is not a byte count"},
+      {"SONDE_MAX_BYTES=10", "sonde: SONDE_MAX_BYTES=10 is too small"},
+      {"SONDE_ON_FULL=dorp",
+       "sonde: SONDE_ON_FULL=dorp is not 'block' or 'drop'"},
+      {"RANK=-1", "sonde: RANK=-1 is not a rank"},
+      {"RANK=99999999999999999999", "sonde: RANK=99999999999999999999 is not"},
+      {"SLURM_PROCID=3x", "sonde: SLURM_PROCID=3x is not a rank"},
+  };
+  const char *Using[] = {"; using 4M",    "; using 4M",     "; using 256M",
+                         "; using 4M",    "; using no cap", "; using 64K",
+                         "; using block", "; using 0",      "; using 0",
+                         "; using 0"};
+  for (size_t I = 0; I < sizeof Cases / sizeof *Cases; ++I) {
+    std::vector<std::string> L = refusedLines(Cases[I].Setting);
+    ASSERT_EQ(L.size(), 1u) << Cases[I].Setting;
+    EXPECT_EQ(L[0].rfind(Cases[I].Line, 0), 0u) << L[0];
+    EXPECT_NE(L[0].find(Using[I]), std::string::npos) << L[0];
+  }
+  for (const char *Good :
+       {"SONDE_BUFFER_SIZE=64K", "SONDE_BUFFER_SIZE=4MiB", "SONDE_MAX_BYTES=1G",
+        "SONDE_MAX_BYTES=0", "SONDE_ON_FULL=block", "SONDE_ON_FULL=drop",
+        "RANK=7"})
+    EXPECT_TRUE(refusedLines(Good).empty()) << Good;
+}
+
+TEST(Environment, RefusedMaxBytesMeansNoCap) {
+  // 16EB was read as 16 bytes: every record dropped.
+  RunResult R;
+  refusedLines("SONDE_MAX_BYTES=16EB", &R);
+  Trace T = readOne(R);
+  EXPECT_EQ(count(T).Watches, 10);
+  EXPECT_EQ(T.Process.Dropped, 0u);
+}
+
+TEST(Environment, RefusedRankNamesTheFileRankZero) {
+  RunResult R;
+  refusedLines("RANK=-1", &R);
+  ASSERT_EQ(R.Files.size(), 1u);
+  Trace T = readOne(R);
+  EXPECT_EQ(R.Files[0], R.Dir + "/exit-paths-0-" +
+                            std::to_string(T.Process.Pid) + ".sonde");
+  EXPECT_EQ(T.Process.Rank, 0);
+}
+
+TEST(Environment, OutputLongerThanThePathLimitIsRefusedNotCut) {
+  std::string Base = makeTempDir();
+  std::string Long = Base + "/" + std::string(1100 - Base.size(), 'd');
+  RunResult R = run({"return", "10"}, {"SONDE_OUTPUT=" + Long});
+  std::vector<std::string> L = lines(R.Stderr);
+  ASSERT_EQ(L.size(), 1u) << R.Stderr;
+  EXPECT_EQ(L[0].rfind("sonde: SONDE_OUTPUT=", 0), 0u) << L[0];
+  EXPECT_NE(L[0].find("is longer than 1023 bytes; using the current "
+                      "directory"),
+            std::string::npos)
+      << L[0];
+  // Nothing made under the cut name; the trace is in the working directory.
+  struct stat St;
+  EXPECT_NE(stat(Long.substr(0, 1023).c_str(), &St), 0);
+  EXPECT_EQ(R.Files.size(), 1u);
+}
+
+TEST(Environment, CategoryNoSiteHasIsSaidOnceAtExit) {
+  RunResult R = run({"enable", "0"}, {"SONDE_DISABLE=compte,data"});
+  std::vector<std::string> L = lines(R.Stderr);
+  ASSERT_EQ(L.size(), 1u) << R.Stderr;
+  EXPECT_EQ(L[0].rfind("sonde: SONDE_DISABLE: 'compte' matches no category", 0),
+            0u)
+      << L[0];
+  EXPECT_NE(L[0].find("compute.forward"), std::string::npos) << L[0];
+  auto N = instantCounts(readOne(R));
+  EXPECT_EQ(N["d"], 1); // `data` did apply
+}
+
+// --- Start-up (issue 12 item 13, issue 19) ----------------------------------
+
+TEST(Lifecycle, UnderscoreExitAtOnceStillNamesTheProcess) {
+  // _exit right after the first records: before, a 16-byte file (or none)
+  // that `sonde summary` showed as `pid 0 rank 0 host ,`.
+  RunResult R = run({"_exit", "1"}, {"RANK=2"});
+  ASSERT_TRUE(R.exited(99));
+  ASSERT_EQ(R.Files.size(), 1u);
+  Trace T = readOne(R);
+  EXPECT_EQ(T.Process.Program, "exit-paths");
+  EXPECT_EQ(T.Process.Rank, 2);
+  EXPECT_FALSE(T.Process.Host.empty());
+  EXPECT_EQ(R.Files[0], R.Dir + "/exit-paths-2-" +
+                            std::to_string(T.Process.Pid) + ".sonde");
+  EXPECT_FALSE(T.Process.Ended);
+}
+
+TEST(Lifecycle, StartUpHappensBeforeTheFirstFetchIsTimed) {
+  RunResult R = run({"iterate", "5"});
+  ASSERT_TRUE(R.exited(0)) << R.Stderr;
+  EXPECT_NE(R.Stdout.find("started before the first fetch 1"),
+            std::string::npos)
+      << R.Stdout;
+  Trace T = readOne(R);
+  std::map<std::string, int> Regions;
+  for (const Event &E : T.Events)
+    if (E.Kind == EventKind::Region)
+      ++Regions[T.site(E.Site).Name];
+  EXPECT_EQ(Regions["fetch.iter"], 5);
+  EXPECT_EQ(Regions["fetch.block"], 5);
+  EXPECT_EQ(count(T).Watches, 5);
 }
 
 // --- Torn files
