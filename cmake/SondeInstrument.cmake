@@ -66,7 +66,7 @@ function(sonde_instrument)
   if(NOT SONDE_RUNTIME_TARGET)
     set(SONDE_RUNTIME_TARGET sonde::runtime)
   endif()
-  target_link_libraries(${ARG_TARGET} PRIVATE ${SONDE_RUNTIME_TARGET})
+  _sonde_link_private(${ARG_TARGET} ${SONDE_RUNTIME_TARGET})
   # A libtorch program also gets libsonde_torch (tensor watches, model state,
   # op tracing: sonde/torch.h), when this sonde has it. Seen only if the
   # target links torch before this call.
@@ -80,7 +80,7 @@ function(sonde_instrument)
   set(_sonde_more_h "sonde/containers.h")
   if(TARGET ${SONDE_TORCH_TARGET} AND _libs AND
      ("torch" IN_LIST _libs OR "Torch::torch" IN_LIST _libs))
-    target_link_libraries(${ARG_TARGET} PRIVATE ${SONDE_TORCH_TARGET})
+    _sonde_link_private(${ARG_TARGET} ${SONDE_TORCH_TARGET})
     set(_sonde_more_h "sonde/torch.h")
   endif()
 
@@ -94,6 +94,23 @@ function(sonde_instrument)
     _sonde_instrument_plugin()
   else()
     _sonde_instrument_rewrite()
+  endif()
+endfunction()
+
+# Links LIB to TARGET privately, whichever signature the target's own
+# target_link_libraries() calls use: a keyword call (PRIVATE) would make
+# CMake refuse a target linked the plain way, as libtorch's examples write
+# it (`target_link_libraries(mnist "${TORCH_LIBRARIES}")`: "All uses of
+# target_link_libraries with a target must be either all-keyword or
+# all-plain"). The properties are what target_link_libraries(PRIVATE) sets,
+# and they take no signature.
+function(_sonde_link_private target lib)
+  set_property(TARGET ${target} APPEND PROPERTY LINK_LIBRARIES ${lib})
+  get_target_property(_type ${target} TYPE)
+  if(_type STREQUAL "STATIC_LIBRARY")
+    # A static library's users link its private dependencies too.
+    set_property(TARGET ${target} APPEND PROPERTY INTERFACE_LINK_LIBRARIES
+                 "$<LINK_ONLY:${lib}>")
   endif()
 endfunction()
 
