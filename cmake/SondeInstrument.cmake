@@ -1,7 +1,8 @@
 # sonde_instrument(): probes from a spec, in a CMake target.
 #
 #   sonde_instrument(TARGET trainer SPEC probes.yaml
-#                    [MODE plugin|rewrite] [SOURCES a.cpp b.cpp ...])
+#                    [MODE plugin|rewrite] [SOURCES a.cpp b.cpp ...]
+#                    [STRICT])
 #
 # MODE plugin (the default) compiles the target's C++ sources with
 # -fplugin=sonde-plugin-clang<N>.so: the compiler must be that clang.
@@ -12,13 +13,20 @@
 # sonde_instrument after target_link_libraries). SOURCES restricts instrumentation to those
 # sources (default: every C++ source of the target).
 #
+# A probe that matches nothing in the whole target (a misspelled selector)
+# is reported once per link of the target, at the spec's line, with the
+# nearest name that exists; STRICT makes it an error that stops the link.
+# Each compile (or rewrite) writes a match summary under
+# <binary dir>/sonde/<target>/matches/, and a PRE_LINK step reads them all
+# (sonde-rewrite --report-unmatched).
+#
 # Call it in the directory that creates the target. It expects the
 # variables the package (or the sonde project itself) sets: SONDE_PLUGIN,
 # SONDE_PLUGIN_CLANG_MAJOR, SONDE_REWRITE and SONDE_RUNTIME_TARGET.
 include_guard(GLOBAL)
 
 function(sonde_instrument)
-  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "TARGET;SPEC;MODE" "SOURCES")
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "STRICT" "TARGET;SPEC;MODE" "SOURCES")
   set(_fn "sonde_instrument(TARGET ${ARG_TARGET})")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "${_fn}: unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
@@ -84,16 +92,46 @@ function(sonde_instrument)
     set(_sonde_more_h "sonde/torch.h")
   endif()
 
-  # The spec's hash goes into the flags: editing the spec re-runs cmake,
-  # which changes the flags, so every instrumented source is rebuilt, and
-  # compiler caches (ccache) cannot serve an object built for another spec.
+  # Plugin mode: the spec's hash goes into the flags: editing the spec
+  # re-runs cmake, which changes the flags, so every instrumented source is
+  # rebuilt, and compiler caches (ccache) cannot serve an object built for
+  # another spec. Rewrite mode: the copies are rewritten when the spec
+  # changes, and an object is rebuilt only when its copy changed.
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${_spec}")
   file(SHA256 "${_spec}" _hash)
+
+  # Where each compile writes its match summary, and the sources expected
+  # there (the report reads exactly those).
+  set(_matchdir "${CMAKE_CURRENT_BINARY_DIR}/sonde/${ARG_TARGET}/matches")
+  set(_matchlist "${CMAKE_CURRENT_BINARY_DIR}/sonde/${ARG_TARGET}/sources.txt")
+  list(JOIN _sources "\n" _lines)
+  file(WRITE "${_matchlist}" "${_lines}\n")
 
   if(ARG_MODE STREQUAL "plugin")
     _sonde_instrument_plugin()
   else()
     _sonde_instrument_rewrite()
+  endif()
+
+  # Before each link: the probes that match nothing in the whole target.
+  if(TARGET sonde-rewrite)
+    set(_reporter sonde-rewrite)
+  else()
+    set(_reporter "${SONDE_REWRITE}")
+  endif()
+  if(_reporter)
+    set(_strict "")
+    if(ARG_STRICT)
+      set(_strict "--strict")
+    endif()
+    add_custom_command(TARGET ${ARG_TARGET} PRE_LINK
+      COMMAND ${_reporter} --spec "${_spec}" --match-dir "${_matchdir}"
+              --report-unmatched "target ${ARG_TARGET}" ${_strict}
+              "${_matchlist}" --
+      VERBATIM)
+  else()
+    message(WARNING "${_fn}: this sonde has no sonde-rewrite: probes that "
+                    "match nothing in the target are not reported")
   endif()
 endfunction()
 
@@ -140,6 +178,7 @@ macro(_sonde_instrument_plugin)
   # merge a repeated -include.
   set(_flags "-fplugin=${SONDE_PLUGIN}" "-fplugin-arg-sonde-spec=${_spec}"
              "-fplugin-arg-sonde-spec-sha256=${_hash}"
+             "-fplugin-arg-sonde-match-dir=${_matchdir}"
              "-include${_sonde_more_h}")
   if(ARG_SOURCES)
     set_property(SOURCE ${_sources} TARGET_DIRECTORY ${ARG_TARGET}
@@ -222,7 +261,7 @@ macro(_sonde_instrument_rewrite)
       OUTPUT "${_out}"
       COMMAND "${CMAKE_COMMAND}" "-DREWRITE=${SONDE_REWRITE}"
               "-DSPEC=${_spec}" "-DSOURCE=${_abs}" "-DOUTPUT=${_out}"
-              "-DFLAGS_FILE=${_flagsfile}"
+              "-DFLAGS_FILE=${_flagsfile}" "-DMATCH_DIR=${_matchdir}"
               -P "${_script}"
       DEPENDS "${_abs}" "${_spec}" "${_script}" ${_tool}
       COMMENT "sonde: instrumenting ${_rel}"
@@ -231,8 +270,7 @@ macro(_sonde_instrument_rewrite)
     # #include is inserted) and finds the original's quoted includes.
     set_source_files_properties("${_out}" PROPERTIES
       GENERATED TRUE
-      COMPILE_OPTIONS "-include;sonde/sonde.h;-include;${_sonde_more_h};-iquote;${_absdir}"
-      OBJECT_DEPENDS "${_spec}")
+      COMPILE_OPTIONS "-include;sonde/sonde.h;-include;${_sonde_more_h};-iquote;${_absdir}")
     list(APPEND _new "${_out}")
   endforeach()
   set_property(TARGET ${ARG_TARGET} PROPERTY SOURCES ${_new})

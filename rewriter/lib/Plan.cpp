@@ -860,6 +860,7 @@ Expected<Plan> computePlan(ASTContext &Ctx, const Spec &S,
     if (auto *Try = dyn_cast<CXXTryStmt>(H.Body))
       H.Body = Try->getTryBlock();
     H.QualifiedName = FD->getQualifiedNameAsString();
+    B.P.HostNames.push_back(H.QualifiedName);
     Hosts.push_back(std::move(H));
   }
 
