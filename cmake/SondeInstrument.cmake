@@ -116,6 +116,7 @@ function(sonde_instrument)
   # Before each link: the probes that match nothing in the whole target.
   if(TARGET sonde-rewrite)
     set(_reporter sonde-rewrite)
+    add_dependencies(${ARG_TARGET} sonde-rewrite)
   else()
     set(_reporter "${SONDE_REWRITE}")
   endif()

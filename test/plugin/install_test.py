@@ -9,7 +9,15 @@
      pid, tid, ts, dur);
   3. plugin mode with g++ fails at configure time, saying why;
   4. editing the spec rebuilds: the new probe's records appear, in both
-     modes, without reconfiguring by hand.
+     modes, without reconfiguring by hand;
+  5. a probe that matches nothing in the target (loadData, whose file is
+     not instrumented) is reported once per build, not once per file; with
+     STRICT a misspelled selector stops the build, naming the nearest name,
+     in both modes;
+  6. every installed binary and library finds its libraries (no `not
+     found` in ldd: the install RPATH);
+  7. the trainer links its data library with the plain signature of
+     target_link_libraries, as libtorch's examples do.
 
   install_test.py --build BUILD --work WORK [--clang C] [--gxx G]
 """
@@ -62,6 +70,10 @@ EXPECTED = {
 }
 
 
+UNMATCHED = ("probes.yaml:10:10: warning: selector 'loadData' matches "
+             "nothing in target trainer")
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--build", required=True)
@@ -91,7 +103,10 @@ def main():
                                  ("rewrite-clang", "rewrite", a.clang, False),
                                  ("rewrite-gxx-pch", "rewrite", a.gxx, True)):
         b = configure(name, mode, cxx, pch)
-        run(["cmake", "--build", b, "-j", "2"])
+        out = run(["cmake", "--build", b, "-j", "2"]).stdout
+        if out.count("matches nothing") != 1 or UNMATCHED not in out:
+            sys.exit("FAIL: %s: expected one '%s', got:\n%s" %
+                     (name, UNMATCHED, out))
         recs = records(prefix, os.path.join(b, "trainer"),
                        os.path.join(b, "trace"))
         got = counts(recs)
@@ -115,6 +130,40 @@ def main():
     if r.returncode == 0 or "loads only into clang" not in " ".join(r.stderr.split()):
         sys.exit("FAIL: plugin mode with g++ configured:\n" + r.stderr)
     print("ok: plugin mode with g++ is a configure error")
+
+    # STRICT: a misspelled selector stops the build, at the spec's line,
+    # with the name that exists.
+    strict_src = os.path.join(a.work, "src-strict")
+    shutil.copytree(src, strict_src)
+    with open(os.path.join(strict_src, "probes.yaml")) as f:
+        spec = f.read()
+    spec = spec.replace('"Model::update"', '"Model::updte"')
+    with open(os.path.join(strict_src, "probes.yaml"), "w") as f:
+        f.write(spec)
+    for mode, cxx in (("plugin", a.clang), ("rewrite", a.gxx)):
+        b = os.path.join(a.work, "strict-" + mode)
+        run(["cmake", "-S", strict_src, "-B", b, "-G", "Ninja",
+             "-DCMAKE_PREFIX_PATH=" + prefix, "-DCMAKE_CXX_COMPILER=" + cxx,
+             "-DSONDE_MODE=" + mode, "-DSONDE_STRICT=ON"])
+        r = subprocess.run(["cmake", "--build", b, "-j", "2"],
+                           capture_output=True, text=True)
+        want = ("probes.yaml:8:10: error: selector 'Model::updte' matches "
+                "nothing in target trainer; did you mean 'Model::update'?")
+        if r.returncode == 0 or want not in r.stdout + r.stderr:
+            sys.exit("FAIL: STRICT %s: exit %d, expected '%s':\n%s%s" %
+                     (mode, r.returncode, want, r.stdout, r.stderr))
+        print("ok: STRICT %s stops at a misspelled selector" % mode)
+
+    # The installed binaries find their libraries.
+    for d in ("bin", "lib"):
+        for f in sorted(os.listdir(os.path.join(prefix, d))):
+            path = os.path.join(prefix, d, f)
+            if os.path.islink(path) or not os.path.isfile(path):
+                continue
+            r = subprocess.run(["ldd", path], capture_output=True, text=True)
+            if "not found" in r.stdout:
+                sys.exit("FAIL: %s: %s" % (path, r.stdout))
+    print("ok: installed binaries find their libraries")
 
     # Editing the spec: the next build picks up a new watch.
     with open(os.path.join(src, "probes.yaml"), "a") as f:
