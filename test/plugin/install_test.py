@@ -9,7 +9,8 @@
      pid, tid, ts, dur);
   3. plugin mode with g++ fails at configure time, saying why;
   4. editing the spec rebuilds: the new probe's records appear, in both
-     modes, without reconfiguring by hand;
+     modes, without reconfiguring by hand; a comment-only edit recompiles
+     nothing in rewrite mode;
   5. a probe that matches nothing in the target (loadData, whose file is
      not instrumented) is reported once per build, not once per file; with
      STRICT a misspelled selector stops the build, naming the nearest name,
@@ -164,6 +165,17 @@ def main():
             if "not found" in r.stdout:
                 sys.exit("FAIL: %s: %s" % (path, r.stdout))
     print("ok: installed binaries find their libraries")
+
+    # A comment-only edit of the spec changes no plan: rewrite mode
+    # regenerates the copies, finds them unchanged and recompiles nothing.
+    with open(os.path.join(src, "probes.yaml"), "a") as f:
+        f.write("# a comment changes no plan\n")
+    for name in ("rewrite-clang", "rewrite-gxx-pch"):
+        out = run(["cmake", "--build", builds[name][0], "-j", "2"]).stdout
+        if "Building CXX" in out:
+            sys.exit("FAIL: %s recompiled after a comment-only spec edit:\n%s"
+                     % (name, out))
+        print("ok: %s recompiles nothing after a comment-only edit" % name)
 
     # Editing the spec: the next build picks up a new watch.
     with open(os.path.join(src, "probes.yaml"), "a") as f:
