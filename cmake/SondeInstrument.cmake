@@ -275,4 +275,16 @@ macro(_sonde_instrument_rewrite)
     list(APPEND _new "${_out}")
   endforeach()
   set_property(TARGET ${ARG_TARGET} PROPERTY SOURCES ${_new})
+
+  # ccache hashes the path of the file it compiles, and the copies live in
+  # the build tree: a second build tree got no hit. With the build tree as
+  # ccache's base_dir the copies' paths are hashed relative to it (the same
+  # in every tree); the originals, outside it, keep their absolute paths.
+  # A base_dir the user set (CCACHE_BASEDIR at configure time) is kept.
+  get_target_property(_launcher ${ARG_TARGET} CXX_COMPILER_LAUNCHER)
+  if(_launcher MATCHES "(^|/)ccache$" AND NOT DEFINED ENV{CCACHE_BASEDIR})
+    set_property(TARGET ${ARG_TARGET} PROPERTY CXX_COMPILER_LAUNCHER
+                 "${CMAKE_COMMAND}" -E env "CCACHE_BASEDIR=${CMAKE_BINARY_DIR}"
+                 ${_launcher})
+  endif()
 endmacro()

@@ -15,9 +15,10 @@
      not instrumented) is reported once per build, not once per file; with
      STRICT a misspelled selector stops the build, naming the nearest name,
      in both modes;
-  6. every installed binary and library finds its libraries (no `not
+  6. a second rewrite-mode build tree gets every object from ccache;
+  7. every installed binary and library finds its libraries (no `not
      found` in ldd: the install RPATH);
-  7. the trainer links its data library with the plain signature of
+  8. the trainer links its data library with the plain signature of
      target_link_libraries, as libtorch's examples do.
 
   install_test.py --build BUILD --work WORK [--clang C] [--gxx G]
@@ -154,6 +155,31 @@ def main():
             sys.exit("FAIL: STRICT %s: exit %d, expected '%s':\n%s%s" %
                      (mode, r.returncode, want, r.stdout, r.stderr))
         print("ok: STRICT %s stops at a misspelled selector" % mode)
+
+    # ccache: a second build tree in rewrite mode compiles nothing (the
+    # copies live in the build tree; ccache hashes the compiled file's path).
+    ccache = shutil.which("ccache")
+    if ccache:
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith("CCACHE_")}
+        env["CCACHE_DIR"] = os.path.join(a.work, "ccache")
+        for tree in ("cc1", "cc2"):
+            b = os.path.join(a.work, tree)
+            run(["cmake", "-S", src, "-B", b, "-G", "Ninja",
+                 "-DCMAKE_PREFIX_PATH=" + prefix,
+                 "-DCMAKE_CXX_COMPILER=" + a.gxx, "-DSONDE_MODE=rewrite",
+                 "-DCMAKE_CXX_COMPILER_LAUNCHER=" + ccache], env=env)
+            run([ccache, "-z"], env=env)
+            run(["cmake", "--build", b, "-j", "2"], env=env)
+        stats = dict(line.split("\t") for line in run(
+            [ccache, "--print-stats"], env=env).stdout.splitlines()
+            if "\t" in line)
+        hits = int(stats.get("direct_cache_hit", 0)) + int(
+            stats.get("preprocessed_cache_hit", 0))
+        if hits != 3 or int(stats.get("cache_miss", 0)) != 0:
+            sys.exit("FAIL: the second rewrite-mode tree: %d ccache hits of 3 "
+                     "compiles, %s misses" % (hits, stats.get("cache_miss")))
+        print("ok: a second rewrite-mode build tree hits ccache (3 of 3)")
 
     # The installed binaries find their libraries.
     for d in ("bin", "lib"):
