@@ -684,8 +684,9 @@ int reportUnmatched(const Spec &S, StringRef Dir, StringRef ListFile) {
     }
   }
   if (!Missing.empty()) {
-    errs() << "sonde-rewrite: warning: probes that match nothing in "
-           << ReportUnmatched << " are not checked: no match summary of "
+    errs() << "sonde-rewrite: " << (Strict ? "error" : "warning")
+           << ": probes that match nothing in " << ReportUnmatched
+           << " are not checked: no match summary of "
            << "this spec for " << join(Missing, ", ")
            << " (an object served by a compiler cache has none; a clean "
               "build writes them)\n";
