@@ -284,6 +284,7 @@ public:
     unsigned Offset;
     bool InMain;
     std::string Message;
+    bool Located = false; ///< in some file (not the command line)
   };
   void HandleDiagnostic(DiagnosticsEngine::Level L,
                         const Diagnostic &Info) override {
@@ -296,6 +297,7 @@ public:
     if (Info.hasSourceManager() && Info.getLocation().isValid()) {
       const SourceManager &SM = Info.getSourceManager();
       SourceLocation Loc = SM.getFileLoc(Info.getLocation());
+      E.Located = true;
       E.InMain = SM.isInMainFile(Loc);
       if (E.InMain)
         E.Offset = SM.getFileOffset(Loc);
@@ -444,6 +446,15 @@ void verifyRewritten(const CompilationDatabase &DB, const Spec &S, Result &R,
     }
     if (InSpecCode)
       continue;
+    // An error of no file (the command line: a flag of the build) is not
+    // in the text sonde produced: never blamed on sonde.
+    if (!E.Located) {
+      R.Diagnostics += "sonde-rewrite: error: cannot check the instrumented "
+                       "text of '" +
+                       R.Path + "': " + E.Message + "\n";
+      R.EngineError = true;
+      continue;
+    }
     // Not the spec's code: the engine produced text that does not compile
     // (the original did). Line numbers are the original's: insertions add
     // no newline.
