@@ -19,7 +19,8 @@
   7. every installed binary and library finds its libraries (no `not
      found` in ldd: the install RPATH);
   8. the trainer links its data library with the plain signature of
-     target_link_libraries, as libtorch's examples do.
+     target_link_libraries, as libtorch's examples do; g++ builds pass it a
+     flag clang does not know, which rewrite mode drops and names.
 
   install_test.py --build BUILD --work WORK [--clang C] [--gxx G]
 """
@@ -109,6 +110,10 @@ def main():
         if out.count("matches nothing") != 1 or UNMATCHED not in out:
             sys.exit("FAIL: %s: expected one '%s', got:\n%s" %
                      (name, UNMATCHED, out))
+        if cxx == a.gxx and "clang does not know the flag " \
+                "'-fconcepts-diagnostics-depth=2'" not in out:
+            sys.exit("FAIL: %s: the g++-only flag was not named:\n%s" %
+                     (name, out))
         recs = records(prefix, os.path.join(b, "trainer"),
                        os.path.join(b, "trace"))
         got = counts(recs)
