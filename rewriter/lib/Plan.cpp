@@ -860,10 +860,12 @@ Expected<Plan> computePlan(ASTContext &Ctx, const Spec &S,
     if (auto *Try = dyn_cast<CXXTryStmt>(H.Body))
       H.Body = Try->getTryBlock();
     H.QualifiedName = FD->getQualifiedNameAsString();
-    B.P.HostNames.push_back(H.QualifiedName);
     Hosts.push_back(std::move(H));
   }
 
+  // The names an unmatched selector may have meant (Unmatched.h).
+  for (const HostFunction &H : Hosts)
+    B.P.HostNames.push_back(H.QualifiedName);
   const auto &Kinds = selectorKinds();
   std::set<std::pair<const FunctionDecl *, std::string>> FramesPlaced;
   for (const Probe &Pr : S.Probes) {
