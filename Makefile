@@ -93,8 +93,12 @@ demo:
 	@$(MAKE) --no-print-directory build
 	@scripts/demo $(BUILD)
 
+# install-deps may have just installed the peers (spdlog, LTTng) into a
+# build configured without them: configure again, so that their NOTFOUND
+# results are searched anew (CMake retries a NOTFOUND find on every run).
 bench:
 	@scripts/install-deps --all
+	@if [ -f $(BUILD)/build.ninja ]; then cmake $(BUILD) >/dev/null; fi
 	@$(MAKE) --no-print-directory build
 	@scripts/bench $(BUILD)
 

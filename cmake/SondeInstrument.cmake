@@ -1,7 +1,8 @@
 # sonde_instrument(): probes from a spec, in a CMake target.
 #
 #   sonde_instrument(TARGET trainer SPEC probes.yaml
-#                    [MODE plugin|rewrite] [SOURCES a.cpp b.cpp ...])
+#                    [MODE plugin|rewrite] [SOURCES a.cpp b.cpp ...]
+#                    [STRICT])
 #
 # MODE plugin (the default) compiles the target's C++ sources with
 # -fplugin=sonde-plugin-clang<N>.so: the compiler must be that clang.
@@ -12,13 +13,20 @@
 # sonde_instrument after target_link_libraries). SOURCES restricts instrumentation to those
 # sources (default: every C++ source of the target).
 #
+# A probe that matches nothing in the whole target (a misspelled selector)
+# is reported once per link of the target, at the spec's line, with the
+# nearest name that exists; STRICT makes it an error that stops the link.
+# Each compile (or rewrite) writes a match summary under
+# <binary dir>/sonde/<target>/matches/, and a PRE_LINK step reads them all
+# (sonde-rewrite --report-unmatched).
+#
 # Call it in the directory that creates the target. It expects the
 # variables the package (or the sonde project itself) sets: SONDE_PLUGIN,
 # SONDE_PLUGIN_CLANG_MAJOR, SONDE_REWRITE and SONDE_RUNTIME_TARGET.
 include_guard(GLOBAL)
 
 function(sonde_instrument)
-  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "TARGET;SPEC;MODE" "SOURCES")
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "STRICT" "TARGET;SPEC;MODE" "SOURCES")
   set(_fn "sonde_instrument(TARGET ${ARG_TARGET})")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "${_fn}: unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
@@ -66,7 +74,7 @@ function(sonde_instrument)
   if(NOT SONDE_RUNTIME_TARGET)
     set(SONDE_RUNTIME_TARGET sonde::runtime)
   endif()
-  target_link_libraries(${ARG_TARGET} PRIVATE ${SONDE_RUNTIME_TARGET})
+  _sonde_link_private(${ARG_TARGET} ${SONDE_RUNTIME_TARGET})
   # A libtorch program also gets libsonde_torch (tensor watches, model state,
   # op tracing: sonde/torch.h), when this sonde has it. Seen only if the
   # target links torch before this call.
@@ -80,20 +88,68 @@ function(sonde_instrument)
   set(_sonde_more_h "sonde/containers.h")
   if(TARGET ${SONDE_TORCH_TARGET} AND _libs AND
      ("torch" IN_LIST _libs OR "Torch::torch" IN_LIST _libs))
-    target_link_libraries(${ARG_TARGET} PRIVATE ${SONDE_TORCH_TARGET})
+    _sonde_link_private(${ARG_TARGET} ${SONDE_TORCH_TARGET})
     set(_sonde_more_h "sonde/torch.h")
   endif()
 
-  # The spec's hash goes into the flags: editing the spec re-runs cmake,
-  # which changes the flags, so every instrumented source is rebuilt, and
-  # compiler caches (ccache) cannot serve an object built for another spec.
+  # Plugin mode: the spec's hash goes into the flags: editing the spec
+  # re-runs cmake, which changes the flags, so every instrumented source is
+  # rebuilt, and compiler caches (ccache) cannot serve an object built for
+  # another spec. Rewrite mode: the copies are rewritten when the spec
+  # changes, and an object is rebuilt only when its copy changed.
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${_spec}")
   file(SHA256 "${_spec}" _hash)
+
+  # Where each compile writes its match summary, and the sources expected
+  # there (the report reads exactly those).
+  set(_matchdir "${CMAKE_CURRENT_BINARY_DIR}/sonde/${ARG_TARGET}/matches")
+  set(_matchlist "${CMAKE_CURRENT_BINARY_DIR}/sonde/${ARG_TARGET}/sources.txt")
+  list(JOIN _sources "\n" _lines)
+  file(WRITE "${_matchlist}" "${_lines}\n")
 
   if(ARG_MODE STREQUAL "plugin")
     _sonde_instrument_plugin()
   else()
     _sonde_instrument_rewrite()
+  endif()
+
+  # Before each link: the probes that match nothing in the whole target.
+  if(TARGET sonde-rewrite)
+    set(_reporter sonde-rewrite)
+    add_dependencies(${ARG_TARGET} sonde-rewrite)
+  else()
+    set(_reporter "${SONDE_REWRITE}")
+  endif()
+  if(_reporter)
+    set(_strict "")
+    if(ARG_STRICT)
+      set(_strict "--strict")
+    endif()
+    add_custom_command(TARGET ${ARG_TARGET} PRE_LINK
+      COMMAND ${_reporter} --spec "${_spec}" --match-dir "${_matchdir}"
+              --report-unmatched "target ${ARG_TARGET}" ${_strict}
+              "${_matchlist}" --
+      VERBATIM)
+  else()
+    message(WARNING "${_fn}: this sonde has no sonde-rewrite: probes that "
+                    "match nothing in the target are not reported")
+  endif()
+endfunction()
+
+# Links LIB to TARGET privately, whichever signature the target's own
+# target_link_libraries() calls use: a keyword call (PRIVATE) would make
+# CMake refuse a target linked the plain way, as libtorch's examples write
+# it (`target_link_libraries(mnist "${TORCH_LIBRARIES}")`: "All uses of
+# target_link_libraries with a target must be either all-keyword or
+# all-plain"). The properties are what target_link_libraries(PRIVATE) sets,
+# and they take no signature.
+function(_sonde_link_private target lib)
+  set_property(TARGET ${target} APPEND PROPERTY LINK_LIBRARIES ${lib})
+  get_target_property(_type ${target} TYPE)
+  if(_type STREQUAL "STATIC_LIBRARY")
+    # A static library's users link its private dependencies too.
+    set_property(TARGET ${target} APPEND PROPERTY INTERFACE_LINK_LIBRARIES
+                 "$<LINK_ONLY:${lib}>")
   endif()
 endfunction()
 
@@ -123,6 +179,7 @@ macro(_sonde_instrument_plugin)
   # merge a repeated -include.
   set(_flags "-fplugin=${SONDE_PLUGIN}" "-fplugin-arg-sonde-spec=${_spec}"
              "-fplugin-arg-sonde-spec-sha256=${_hash}"
+             "-fplugin-arg-sonde-match-dir=${_matchdir}"
              "-include${_sonde_more_h}")
   if(ARG_SOURCES)
     set_property(SOURCE ${_sources} TARGET_DIRECTORY ${ARG_TARGET}
@@ -205,7 +262,7 @@ macro(_sonde_instrument_rewrite)
       OUTPUT "${_out}"
       COMMAND "${CMAKE_COMMAND}" "-DREWRITE=${SONDE_REWRITE}"
               "-DSPEC=${_spec}" "-DSOURCE=${_abs}" "-DOUTPUT=${_out}"
-              "-DFLAGS_FILE=${_flagsfile}"
+              "-DFLAGS_FILE=${_flagsfile}" "-DMATCH_DIR=${_matchdir}"
               -P "${_script}"
       DEPENDS "${_abs}" "${_spec}" "${_script}" ${_tool}
       COMMENT "sonde: instrumenting ${_rel}"
@@ -214,9 +271,20 @@ macro(_sonde_instrument_rewrite)
     # #include is inserted) and finds the original's quoted includes.
     set_source_files_properties("${_out}" PROPERTIES
       GENERATED TRUE
-      COMPILE_OPTIONS "-include;sonde/sonde.h;-include;${_sonde_more_h};-iquote;${_absdir}"
-      OBJECT_DEPENDS "${_spec}")
+      COMPILE_OPTIONS "-include;sonde/sonde.h;-include;${_sonde_more_h};-iquote;${_absdir}")
     list(APPEND _new "${_out}")
   endforeach()
   set_property(TARGET ${ARG_TARGET} PROPERTY SOURCES ${_new})
+
+  # ccache hashes the path of the file it compiles, and the copies live in
+  # the build tree: a second build tree got no hit. With the build tree as
+  # ccache's base_dir the copies' paths are hashed relative to it (the same
+  # in every tree); the originals, outside it, keep their absolute paths.
+  # A base_dir the user set (CCACHE_BASEDIR at configure time) is kept.
+  get_target_property(_launcher ${ARG_TARGET} CXX_COMPILER_LAUNCHER)
+  if(_launcher MATCHES "(^|/)ccache$" AND NOT DEFINED ENV{CCACHE_BASEDIR})
+    set_property(TARGET ${ARG_TARGET} PROPERTY CXX_COMPILER_LAUNCHER
+                 "${CMAKE_COMMAND}" -E env "CCACHE_BASEDIR=${CMAKE_BINARY_DIR}"
+                 ${_launcher})
+  endif()
 endmacro()

@@ -17,6 +17,10 @@
 //                         the plugin, installed or in its build tree)
 //   spec-sha256=HEX       the spec must hash to HEX (build systems pass it
 //                         so that compiler caches see spec changes)
+//   match-dir=DIR         write this translation unit's match summary into
+//                         DIR: a build reports the probes that match nothing
+//                         in a whole target from them (`sonde-rewrite
+//                         --report-unmatched`), not once per file
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +28,7 @@
 
 #include "sonde/rewriter/Diag.h"
 #include "sonde/rewriter/Spec.h"
+#include "sonde/rewriter/Unmatched.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/Diagnostic.h"
@@ -121,11 +126,13 @@ public:
         Opts.RuntimeInclude = Value.str();
       else if (Arg == "spec-sha256" && !Value.empty())
         Opts.SpecSha256 = Value.lower();
+      else if (Arg == "match-dir" && !Value.empty())
+        MatchDir = Value.str();
       else {
         D.Report(errorID(D))
             << ("unknown sonde plugin argument '-fplugin-arg-sonde-" + A +
                 "' (known: spec=FILE, strict, list-sites=FILE, "
-                "runtime-include=DIR, spec-sha256=HEX)");
+                "runtime-include=DIR, spec-sha256=HEX, match-dir=DIR)");
         return false;
       }
     }
@@ -163,6 +170,8 @@ public:
         plugin::instrumentMainFile(CI, InFile, *S, Opts, Header);
     if (O.P && !Opts.ListSites.empty())
       writeSites(D, *O.P, sitesPath(Opts.ListSites, InFile));
+    if (O.P && !MatchDir.empty())
+      writeMatches(D, *S, *O.P, InFile);
     return Nothing;
   }
 
@@ -251,7 +260,29 @@ private:
                                "': " + EC.message());
   }
 
+  /// The match summary of this translation unit, in MatchDir.
+  void writeMatches(DiagnosticsEngine &D, const rewriter::Spec &S,
+                    const rewriter::Plan &P, StringRef InFile) {
+    rewriter::MatchSummary M;
+    M.Spec = rewriter::specFingerprint(S);
+    M.add(P);
+    std::string Path = rewriter::matchSummaryPath(MatchDir, InFile);
+    std::error_code EC = sys::fs::create_directories(MatchDir);
+    if (!EC) {
+      raw_fd_ostream OS(Path, EC, sys::fs::OF_Text);
+      if (!EC) {
+        M.write(OS);
+        OS.close();
+        EC = OS.error();
+      }
+    }
+    if (EC)
+      D.Report(errorID(D)) << ("sonde: cannot write '" + Path +
+                               "': " + EC.message());
+  }
+
   plugin::Options Opts;
+  std::string MatchDir;
 };
 
 } // namespace

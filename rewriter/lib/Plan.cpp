@@ -983,6 +983,9 @@ Expected<Plan> computePlan(ASTContext &Ctx, const Spec &S,
     Hosts.push_back(std::move(H));
   }
 
+  // The names an unmatched selector may have meant (Unmatched.h).
+  for (const HostFunction &H : Hosts)
+    B.P.HostNames.push_back(H.QualifiedName);
   const auto &Kinds = selectorKinds();
   std::set<std::pair<const FunctionDecl *, std::string>> FramesPlaced;
   std::vector<SpecNote> SpecErrors;

@@ -16,16 +16,22 @@
 #include "sonde/rewriter/Edits.h"
 #include "sonde/rewriter/Plan.h"
 #include "sonde/rewriter/Spec.h"
+#include "sonde/rewriter/Unmatched.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Driver/Options.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Option/ArgList.h"
+#include "llvm/Option/OptTable.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
@@ -35,9 +41,11 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <atomic>
+#include <cerrno>
 #include <cstdlib>
 #include <mutex>
 #include <set>
+#include <sys/stat.h>
 #include <thread>
 #include <tuple>
 #include <unistd.h>
@@ -56,6 +64,9 @@ using namespace sonde::rewriter;
 #ifndef SONDE_CLANG_RESOURCE_DIR
 #define SONDE_CLANG_RESOURCE_DIR ""
 #endif
+#ifndef SONDE_VERSION
+#define SONDE_VERSION "(unknown version)"
+#endif
 
 namespace {
 
@@ -67,7 +78,8 @@ cl::opt<std::string> SpecPath("spec", cl::desc("The probe spec (probes.yaml)"),
                               cl::value_desc("file"), cl::cat(Category));
 cl::opt<std::string> OutDir("o",
                             cl::desc("Write instrumented copies under DIR "
-                                     "(relative paths kept)"),
+                                     "(relative paths kept); '-' is the "
+                                     "standard output, the default"),
                             cl::value_desc("DIR"), cl::cat(Category));
 cl::opt<bool> InPlace("in-place",
                       cl::desc("Replace the sources (atomic; refuses a file "
@@ -91,6 +103,19 @@ cl::opt<bool> QuietUnmatched(
     cl::desc("Do not warn about selectors that match nothing in these "
              "sources (with --strict they are still errors)"),
     cl::cat(Category));
+cl::opt<std::string> MatchDir(
+    "match-dir",
+    cl::desc("Write each source's match summary (which probes it matched, "
+             "which functions it defines) into DIR, for --report-unmatched"),
+    cl::value_desc("DIR"), cl::cat(Category));
+cl::opt<std::string> ReportUnmatched(
+    "report-unmatched",
+    cl::desc("Report each probe that matched nothing in any of the sources "
+             "listed in the file given as the source, going by their match "
+             "summaries in --match-dir (written by --match-dir or the "
+             "plugin's match-dir=), naming WHAT (`target trainer`); with "
+             "--strict they are errors"),
+    cl::value_desc("WHAT"), cl::cat(Category));
 cl::opt<unsigned> Jobs("j", cl::desc("Parallel translation units"), cl::init(1),
                        cl::cat(Category));
 cl::opt<std::string>
@@ -149,6 +174,7 @@ struct Result {
   std::vector<std::pair<SpecLoc, std::string>> SpecErrors;
   /// Errors in the instrumented text outside spec code: sonde's own bugs.
   bool EngineError = false;
+  bool failed() const { return SourceError || StrictError || EngineError; }
 };
 
 /// Runs the engine inside one compile.
@@ -261,6 +287,7 @@ public:
     unsigned Offset;
     bool InMain;
     std::string Message;
+    bool Located = false; ///< in some file (not the command line)
   };
   void HandleDiagnostic(DiagnosticsEngine::Level L,
                         const Diagnostic &Info) override {
@@ -273,6 +300,7 @@ public:
     if (Info.hasSourceManager() && Info.getLocation().isValid()) {
       const SourceManager &SM = Info.getSourceManager();
       SourceLocation Loc = SM.getFileLoc(Info.getLocation());
+      E.Located = true;
       E.InMain = SM.isInMainFile(Loc);
       if (E.InMain)
         E.Offset = SM.getFileOffset(Loc);
@@ -299,9 +327,53 @@ ArgumentsAdjuster stripWarningPolicy() {
   };
 }
 
+/// Serializes what worker threads print.
+std::mutex ErrMutex;
+
+/// Drops the flags clang does not know (g++'s own, like
+/// -fconcepts-diagnostics-depth=2 in a g++ build's flags): they are the
+/// build compiler's business, and clang would stop at them with "unknown
+/// argument". Each dropped flag is named once per run.
+ArgumentsAdjuster dropUnknownFlags() {
+  return [](const CommandLineArguments &Args, StringRef) {
+    if (Args.size() < 2)
+      return Args;
+    std::vector<const char *> Argv;
+    for (size_t I = 1; I < Args.size(); ++I)
+      Argv.push_back(Args[I].c_str());
+    unsigned MissingIndex = 0, MissingCount = 0;
+    const opt::OptTable &Table = clang::driver::getDriverOptTable();
+    opt::InputArgList Parsed =
+        Table.ParseArgs(Argv, MissingIndex, MissingCount,
+                        opt::Visibility(clang::driver::options::ClangOption));
+    std::set<unsigned> Drop; // indices into Args
+    for (const opt::Arg *A :
+         Parsed.filtered(clang::driver::options::OPT_UNKNOWN))
+      Drop.insert(A->getIndex() + 1);
+    if (Drop.empty())
+      return Args;
+    CommandLineArguments Out;
+    static std::set<std::string> Named;
+    std::lock_guard<std::mutex> Lock(ErrMutex);
+    for (size_t I = 0; I < Args.size(); ++I) {
+      if (!Drop.count(I)) {
+        Out.push_back(Args[I]);
+        continue;
+      }
+      if (Named.insert(Args[I]).second)
+        errs() << "sonde-rewrite: warning: clang does not know the flag '"
+               << Args[I]
+               << "'; sonde-rewrite parses without it (the compiler that "
+                  "builds the result still gets it)\n";
+    }
+    return Out;
+  };
+}
+
 ArgumentsAdjuster commonAdjuster() {
-  ArgumentsAdjuster A =
-      combineAdjusters(getClangSyntaxOnlyAdjuster(), stripWarningPolicy());
+  ArgumentsAdjuster A = combineAdjusters(
+      combineAdjusters(getClangSyntaxOnlyAdjuster(), stripWarningPolicy()),
+      dropUnknownFlags());
   std::string Resource = SONDE_CLANG_RESOURCE_DIR;
   if (!Resource.empty())
     A = combineAdjusters(
@@ -377,6 +449,15 @@ void verifyRewritten(const CompilationDatabase &DB, const Spec &S, Result &R,
     }
     if (InSpecCode)
       continue;
+    // An error of no file (the command line: a flag of the build) is not
+    // in the text sonde produced: never blamed on sonde.
+    if (!E.Located) {
+      R.Diagnostics += "sonde-rewrite: error: cannot check the instrumented "
+                       "text of '" +
+                       R.Path + "': " + E.Message + "\n";
+      R.EngineError = true;
+      continue;
+    }
     // Not the spec's code: the engine produced text that does not compile
     // (the original did). Line numbers are the original's: insertions add
     // no newline.
@@ -401,6 +482,12 @@ void verifyRewritten(const CompilationDatabase &DB, const Spec &S, Result &R,
     R.Diagnostics += "\n";
     R.EngineError = true;
   }
+}
+
+/// An error naming what failed and the system's reason (errno's text).
+Error ioError(std::error_code EC, const Twine &What) {
+  return createStringError(EC, "%s: %s", What.str().c_str(),
+                           EC.message().c_str());
 }
 
 /// Whether `Path` is `Root` or below it (both absolute, without dots).
@@ -437,9 +524,9 @@ std::string outputPath(StringRef Dir, StringRef Source) {
 Error checkOutput(StringRef Dir, StringRef Out) {
   SmallString<256> RealDir, RealParent;
   if (std::error_code EC = sys::fs::create_directories(Dir))
-    return createStringError(EC, "cannot create '%s'", Dir.str().c_str());
+    return ioError(EC, "cannot create '" + Dir + "'");
   if (std::error_code EC = sys::fs::real_path(Dir, RealDir))
-    return createStringError(EC, "cannot resolve '%s'", Dir.str().c_str());
+    return ioError(EC, "cannot resolve '" + Dir + "'");
   StringRef Parent = sys::path::parent_path(Out);
   // Check before creating anything: the deepest existing ancestor must be
   // inside DIR already.
@@ -453,7 +540,7 @@ Error checkOutput(StringRef Dir, StringRef Out) {
                              Out.str().c_str(), Dir.str().c_str(),
                              Probe.c_str());
   if (std::error_code EC = sys::fs::create_directories(Parent))
-    return createStringError(EC, "cannot create '%s'", Parent.str().c_str());
+    return ioError(EC, "cannot create '" + Parent + "'");
   if (sys::fs::real_path(Parent, RealParent) || !isWithin(RealParent, RealDir))
     return createStringError(inconvertibleErrorCode(),
                              "'%s' would be written outside '%s'; not written",
@@ -467,9 +554,9 @@ Error checkOutput(StringRef Dir, StringRef Out) {
 Expected<std::string> inPlaceTarget(StringRef Source) {
   SmallString<256> Real, Tree;
   if (std::error_code EC = sys::fs::real_path(Source, Real))
-    return createStringError(EC, "cannot resolve '%s'", Source.str().c_str());
+    return ioError(EC, "cannot resolve '" + Source + "'");
   if (std::error_code EC = sys::fs::real_path(".", Tree))
-    return createStringError(EC, "cannot resolve the current directory");
+    return ioError(EC, "cannot resolve the current directory");
   if (!isWithin(Real, Tree))
     return createStringError(
         inconvertibleErrorCode(),
@@ -479,39 +566,155 @@ Expected<std::string> inPlaceTarget(StringRef Source) {
   return Real.str().str();
 }
 
+/// Refuses to replace `Path` when the user could not write it in place: a
+/// file this user may not write (a rename in a writable directory would
+/// replace it all the same), or one whose owner or group the replacement
+/// could not keep.
+Error checkReplaceable(StringRef Path, struct stat &St) {
+  if (::stat(Path.str().c_str(), &St) != 0)
+    return ioError(std::error_code(errno, std::generic_category()),
+                   "cannot read the status of '" + Path + "'");
+  if (::access(Path.str().c_str(), W_OK) != 0)
+    return ioError(std::error_code(errno, std::generic_category()),
+                   "'" + Path + "' is not writable by this user; not replaced");
+  return Error::success();
+}
+
 /// Writes `Text` to `Path` through a temporary and a rename, so that
 /// `Path` is at every moment either the old file or the whole new one (a
 /// kill -9 leaves at worst a stray temporary). The new file keeps the old
-/// one's permissions and reaches the disk before it replaces it.
+/// one's permissions, owner and group (or `Path` is not replaced), and
+/// reaches the disk before it replaces it.
 Error writeAtomically(StringRef Path, StringRef Text) {
+  struct stat Old;
+  bool Existed = ::stat(Path.str().c_str(), &Old) == 0;
+  if (Existed)
+    if (Error E = checkReplaceable(Path, Old))
+      return E;
   SmallString<256> Tmp(Path);
   Tmp += ".sonde-tmp-%%%%%%";
   int FD;
   SmallString<256> TmpPath;
   if (std::error_code EC = sys::fs::createUniqueFile(Tmp, FD, TmpPath))
-    return createStringError(EC, "cannot create a temporary next to '%s'",
-                             Path.str().c_str());
+    return ioError(EC, "cannot create a temporary next to '" + Path + "'");
   {
     raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    sys::fs::file_status St;
-    if (!sys::fs::status(Path, St))
-      sys::fs::setPermissions(FD, St.permissions());
+    if (Existed) {
+      // Owner and group first: chown may clear the set-id bits.
+      if ((Old.st_uid != ::geteuid() || Old.st_gid != ::getegid()) &&
+          ::fchown(FD, Old.st_uid, Old.st_gid) != 0) {
+        std::error_code EC(errno, std::generic_category());
+        OS.close();
+        sys::fs::remove(TmpPath);
+        return ioError(EC, "'" + Path + "' belongs to uid " +
+                               Twine(Old.st_uid) + " gid " + Twine(Old.st_gid) +
+                               ", which its replacement could not keep; "
+                               "not replaced");
+      }
+      ::fchmod(FD, Old.st_mode & 07777);
+    }
     OS << Text;
     OS.flush();
     if (!OS.has_error())
       ::fsync(FD);
     OS.close();
     if (OS.has_error()) {
+      std::error_code EC = OS.error();
+      OS.clear_error();
       sys::fs::remove(TmpPath);
-      return createStringError(OS.error(), "cannot write '%s'",
-                               TmpPath.c_str());
+      return ioError(EC, "cannot write '" + TmpPath + "'");
     }
   }
   if (std::error_code EC = sys::fs::rename(TmpPath, Path)) {
     sys::fs::remove(TmpPath);
-    return createStringError(EC, "cannot replace '%s'", Path.str().c_str());
+    return ioError(EC, "cannot replace '" + Path + "'");
   }
   return Error::success();
+}
+
+#ifdef SONDE_REWRITE_TEST_HOOKS
+/// Test seams, compiled only into sonde-rewrite-test-hooks (never built
+/// into the installed sonde-rewrite): the command in the environment
+/// variable `Name`, run once at that moment, to change files between their
+/// reading and their replacement deterministically.
+void testHook(const char *Name) {
+  if (const char *Cmd = std::getenv(Name))
+    if (*Cmd)
+      (void)std::system(Cmd);
+}
+#else
+void testHook(const char *) {}
+#endif
+
+/// Prints a command-line parsing error once prefixed: llvm::cl starts
+/// every line with the program's name already.
+void printUsageError(StringRef Msg, StringRef Prog) {
+  SmallVector<StringRef, 4> Lines;
+  Msg.trim().split(Lines, '\n');
+  bool First = true;
+  for (StringRef L : Lines) {
+    L = L.trim();
+    if (L.consume_front(Prog))
+      L = L.ltrim(": ");
+    if (L.empty())
+      continue;
+    errs() << "sonde-rewrite: " << (First ? "error: " : "note: ") << L << "\n";
+    First = false;
+  }
+}
+
+/// --report-unmatched: the probes that matched nothing in any of the
+/// sources listed in the file `ListFile` (one per line: a build's whole
+/// target), going by their summaries in `Dir`; once each, at the spec's
+/// line, with the nearest name that exists. A source without a summary (its
+/// object came from a compiler cache, or it failed) makes the report
+/// impossible: that is said instead.
+int reportUnmatched(const Spec &S, StringRef Dir, StringRef ListFile) {
+  auto List = MemoryBuffer::getFile(ListFile, /*IsText=*/true);
+  if (!List) {
+    errs() << "sonde-rewrite: error: cannot read '" << ListFile
+           << "': " << List.getError().message() << "\n";
+    return ExitSource;
+  }
+  SmallVector<StringRef, 16> Sources;
+  (*List)->getBuffer().split(Sources, '\n', -1, /*KeepEmpty=*/false);
+  MatchSummary All;
+  All.Spec = specFingerprint(S);
+  std::vector<StringRef> Missing;
+  for (StringRef Src : Sources) {
+    Expected<std::optional<MatchSummary>> M =
+        readMatchSummary(S, matchSummaryPath(Dir, Src));
+    if (!M) {
+      errs() << "sonde-rewrite: error: " << toString(M.takeError()) << "\n";
+      return ExitSource;
+    }
+    if (!*M) {
+      Missing.push_back(Src);
+      continue;
+    }
+    if (Error E = All.merge(**M)) {
+      errs() << "sonde-rewrite: error: " << toString(std::move(E)) << "\n";
+      return ExitSource;
+    }
+  }
+  if (!Missing.empty()) {
+    errs() << "sonde-rewrite: " << (Strict ? "error" : "warning")
+           << ": probes that match nothing in " << ReportUnmatched
+           << " are not checked: no match summary of "
+           << "this spec for " << join(Missing, ", ")
+           << " (an object served by a compiler cache has none; a clean "
+              "build writes them)\n";
+    return Strict ? ExitSpec : ExitOk;
+  }
+  int Exit = ExitOk;
+  for (const UnmatchedProbe &U : unmatchedProbes(S, All)) {
+    S.diag(U.P->AtLoc, Strict ? SourceMgr::DK_Error : SourceMgr::DK_Warning,
+           unmatchedMessage(U, ReportUnmatched), U.P->At.size())
+        .print(nullptr, errs(), false);
+    if (Strict)
+      Exit = ExitSpec;
+  }
+  return Exit;
 }
 
 } // namespace
@@ -519,22 +722,33 @@ Error writeAtomically(StringRef Path, StringRef Text) {
 int main(int argc, const char **argv) {
   sys::PrintStackTraceOnErrorSignal(argv[0]);
   cl::HideUnrelatedOptions(Category);
+  cl::SetVersionPrinter([](raw_ostream &OS) {
+    OS << "sonde-rewrite (sonde " << SONDE_VERSION
+       << "), built with LLVM " LLVM_VERSION_STRING "\n";
+  });
   auto Parser = CommonOptionsParser::create(argc, argv, Category, cl::OneOrMore,
                                             "sonde-rewrite: instrument C++ "
                                             "sources from a probe spec\n");
   if (!Parser) {
-    errs() << "sonde-rewrite: " << toString(Parser.takeError()) << "\n";
+    printUsageError(toString(Parser.takeError()), sys::path::filename(argv[0]));
     return ExitSource;
   }
   if (SpecPath.empty()) {
     errs() << "sonde-rewrite: error: --spec probes.yaml is required\n";
     return ExitSource;
   }
-  if (int(InPlace) + int(Diff) + int(!OutDir.empty()) > 1) {
+  if (int(InPlace) + int(Diff) + int(OutDir.getNumOccurrences() > 0) > 1) {
     errs() << "sonde-rewrite: error: choose one of -o, --in-place and "
               "--diff\n";
     return ExitSource;
   }
+  if (OutDir.getNumOccurrences() && OutDir.empty()) {
+    errs() << "sonde-rewrite: error: -o needs a directory (or '-')\n";
+    return ExitSource;
+  }
+  // `-o -`: the standard output, as without -o (never a directory '-').
+  if (OutDir == "-")
+    OutDir.clear();
   if (Format != "text" && Format != "json") {
     errs() << "sonde-rewrite: error: --format is 'text' or 'json'\n";
     return ExitSource;
@@ -546,12 +760,20 @@ int main(int argc, const char **argv) {
                     [](const SpecDiagnostics &D) { D.log(errs()); });
     return ExitSpec;
   }
+  if (ReportUnmatched.getNumOccurrences()) {
+    const std::vector<std::string> &Args = Parser->getSourcePathList();
+    if (MatchDir.empty() || Args.size() != 1) {
+      errs() << "sonde-rewrite: error: --report-unmatched WHAT needs "
+                "--match-dir DIR and one file listing the sources\n";
+      return ExitSource;
+    }
+    return reportUnmatched(*S, MatchDir, Args[0]);
+  }
 
   const std::vector<std::string> &Sources = Parser->getSourcePathList();
   CompilationDatabase &DB = Parser->getCompilations();
   std::vector<Result> Results(Sources.size());
   std::atomic<size_t> Next{0}, Done{0};
-  std::mutex ErrMutex;
   bool Progress = Sources.size() > 1;
   auto Worker = [&] {
     while (true) {
@@ -560,10 +782,36 @@ int main(int argc, const char **argv) {
         return;
       Result &R = Results[I];
       R.Path = Sources[I];
+      auto Finish = [&] {
+        size_t N = ++Done;
+        std::lock_guard<std::mutex> Lock(ErrMutex);
+        errs() << R.Diagnostics;
+        if (Progress)
+          errs() << "[" << N << "/" << Sources.size() << "] " << R.Path
+                 << (R.failed() ? ": not instrumented" : "") << "\n";
+      };
+      // The source is read once, into memory (not mapped), and the parse
+      // uses that copy: a file changed meanwhile (appended to during an
+      // --in-place run) can neither crash the lexer nor differ from the
+      // text the plan applies to.
+      auto Text = MemoryBuffer::getFile(R.Path, /*IsText=*/false,
+                                        /*RequiresNullTerminator=*/true,
+                                        /*IsVolatile=*/true);
+      if (!Text) {
+        R.Diagnostics = "sonde-rewrite: error: cannot read '" + R.Path +
+                        "': " + Text.getError().message() + "\n";
+        R.SourceError = true;
+        Finish();
+        continue;
+      }
+      testHook("SONDE_REWRITE_TEST_AFTER_READ");
       // A physical file system per tool: its working directory is its own,
       // not the process's, so threads do not race on chdir.
       ClangTool Tool(DB, {R.Path}, std::make_shared<PCHContainerOperations>(),
                      llvm::vfs::createPhysicalFileSystem());
+      SmallString<256> Abs(R.Path);
+      sys::fs::make_absolute(Abs);
+      Tool.mapVirtualFile(Abs, (*Text)->getBuffer());
       Tool.appendArgumentsAdjuster(commonAdjuster());
       std::string Rendered;
       raw_string_ostream DiagOS(Rendered);
@@ -583,11 +831,7 @@ int main(int argc, const char **argv) {
         R.Rewritten = applyEdits(R.Original, *R.P);
         verifyRewritten(DB, *S, R, R.Rewritten);
       }
-      size_t N = ++Done;
-      std::lock_guard<std::mutex> Lock(ErrMutex);
-      errs() << R.Diagnostics;
-      if (Progress)
-        errs() << "[" << N << "/" << Sources.size() << "] " << R.Path << "\n";
+      Finish();
     }
   };
   unsigned NJobs = std::max(1u, std::min<unsigned>(Jobs, Sources.size()));
@@ -621,30 +865,77 @@ int main(int argc, const char **argv) {
       }
   // A selector that matches nothing anywhere.
   bool AllParsed = true;
-  for (const Result &R : Results)
+  MatchSummary Matches;
+  Matches.Spec = specFingerprint(*S);
+  for (const Result &R : Results) {
     AllParsed &= R.P.has_value();
+    if (R.P)
+      Matches.add(*R.P);
+  }
   if (AllParsed && (Strict || !QuietUnmatched)) {
-    for (const Probe &Pr : S->Probes) {
-      unsigned Count = 0;
-      for (const Result &R : Results)
-        Count += R.P->MatchCounts[Pr.Index];
-      if (Count)
-        continue;
-      S->diag(Pr.AtLoc, Strict ? SourceMgr::DK_Error : SourceMgr::DK_Warning,
-              "selector '" + Pr.At + "' matches nothing", Pr.At.size())
+    for (const UnmatchedProbe &U : unmatchedProbes(*S, Matches)) {
+      S->diag(U.P->AtLoc, Strict ? SourceMgr::DK_Error : SourceMgr::DK_Warning,
+              unmatchedMessage(U, ""), U.P->At.size())
           .print(nullptr, errs(), false);
       if (Strict)
         Exit = ExitSpec;
     }
   }
+  // The build's per-target report reads these (--report-unmatched).
+  if (!MatchDir.empty())
+    for (const Result &R : Results) {
+      if (!R.P)
+        continue;
+      MatchSummary One;
+      One.Spec = Matches.Spec;
+      One.add(*R.P);
+      std::string Buf;
+      raw_string_ostream OS(Buf);
+      One.write(OS);
+      OS.flush();
+      Error E = errorCodeToError(sys::fs::create_directories(MatchDir));
+      if (!E)
+        E = writeAtomically(matchSummaryPath(MatchDir, R.Path), Buf);
+      if (E) {
+        errs() << "sonde-rewrite: error: " << toString(std::move(E)) << "\n";
+        Exit = ExitSource;
+      }
+    }
   for (const Result &R : Results)
     if (R.SpecConflict)
       Exit = ExitSpec;
-  if (Exit == ExitSpec)
+  // A batch is written whole or not at all: say so, and which files failed.
+  bool Writes = InPlace || !OutDir.empty();
+  auto NothingWritten = [&](StringRef Why) {
+    if (!Writes || Sources.size() < 2)
+      return;
+    errs() << "sonde-rewrite: error: nothing written (" << Why
+           << "; a batch is written whole or not at all): ";
+    ListSeparator LS;
+    for (const Result &R : Results)
+      errs() << LS << R.Path;
+    errs() << (InPlace ? " left unchanged" : " not written") << "\n";
+  };
+  if (Exit == ExitSpec) {
+    NothingWritten("errors in the spec");
     return ExitSpec;
+  }
+  std::vector<StringRef> Failed;
   for (const Result &R : Results)
-    if (R.SourceError || R.StrictError || R.EngineError)
-      return ExitSource;
+    if (R.failed())
+      Failed.push_back(R.Path);
+  if (!Failed.empty()) {
+    std::string Why;
+    raw_string_ostream OS(Why);
+    OS << Failed.size() << " of " << Sources.size()
+       << " sources could not be instrumented: ";
+    ListSeparator LS;
+    for (StringRef F : Failed)
+      OS << LS << F;
+    OS.flush();
+    NothingWritten(Why);
+    return ExitSource;
+  }
 
   if (ListSites) {
     if (Format == "json") {
@@ -668,11 +959,8 @@ int main(int argc, const char **argv) {
     return ExitOk;
   }
 
-  // Tests only: a command run once before anything is written, to change
-  // files between their reading and their replacement deterministically.
-  if (const char *Hook = std::getenv("SONDE_REWRITE_TEST_BEFORE_WRITE"))
-    if (*Hook && (InPlace || !OutDir.empty()))
-      (void)std::system(Hook);
+  if (Writes)
+    testHook("SONDE_REWRITE_TEST_BEFORE_WRITE");
   for (const Result &R : Results) {
     const std::string &Rewritten = R.Rewritten;
     if (Diff) {

@@ -5,6 +5,7 @@
 # Checks anchor on `{{^}}` so that a CHECK comment never matches itself in
 # the rewritten copy of the test file.
 import os
+import shutil
 
 import lit.formats
 
@@ -20,6 +21,9 @@ link = "-L%s -lsonde -Wl,-rpath,%s" % (config.sonde_lib_dir,
                                         config.sonde_lib_dir)
 
 config.substitutions.append(("%spec", "sed -n 's|^// SPEC: \\{0,1\\}||p' %s > %t.yaml"))
+# Longest first: lit substitutes in order.
+config.substitutions.append(("%sonde-rewrite-test-hooks",
+                             config.sonde_rewrite_test_hooks))
 config.substitutions.append(("%sonde-rewrite", config.sonde_rewrite))
 config.substitutions.append(("%sonde-trace", config.sonde_tool))
 config.substitutions.append(("%sonde-include", config.sonde_include))
@@ -41,6 +45,9 @@ config.substitutions.append(("%sonde-link", link))
 config.substitutions.append(("%cxx", config.clangxx))
 config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%not", os.path.join(config.llvm_bin, "not")))
+# Run as root with runuser: tests may act as another user (`nobody`).
+if os.geteuid() == 0 and shutil.which("runuser"):
+    config.available_features.add("root")
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_bin, config.environment.get("PATH", os.environ["PATH"])])
 

@@ -3,7 +3,7 @@
 // times at random moments: three anywhere in the run, three inside the
 // write phase. Inputs/kill_in_place.py says how.
 //
-// RUN: %python %S/Inputs/kill_in_place.py %sonde-rewrite %S/Inputs/probes.yaml %t 40 6 | FileCheck %s
+// RUN: %python %S/Inputs/kill_in_place.py %sonde-rewrite-test-hooks %S/Inputs/probes.yaml %t 40 6 | FileCheck %s
 // CHECK: round 1: killed {{.*}} 0 partial
 // CHECK: round 2: killed {{.*}} 0 partial
 // CHECK: round 6: killed {{.*}} 0 partial

@@ -7,7 +7,8 @@ Makes NFILES sources, gets their instrumented text from one clean run
 `sonde-rewrite --in-place` on all of them and kills it with SIGKILL at a
 random moment: in odd rounds any moment of the run, in even rounds a random
 moment of the write phase (SONDE_REWRITE_TEST_BEFORE_WRITE touches a marker
-when writing starts). After each kill every file must be either the
+when writing starts: REWRITE is the test-only build sonde-rewrite-test-hooks,
+which has that seam). After each kill every file must be either the
 original or the whole instrumented text. Stray temporaries
 (`*.sonde-tmp-*`) are allowed: a SIGKILL cannot be cleaned up after, and
 they are never the file itself. Prints one line per round and exits 1 on
