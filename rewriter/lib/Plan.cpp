@@ -562,6 +562,16 @@ bool PlanBuilder::wrapExpr(const Expr *E, Code Open, Code Close,
   return true;
 }
 
+bool PlanBuilder::wrapExprInLambda(const Expr *E, Code Open, Code Close,
+                                   unsigned ProbeIndex) {
+  unsigned First = NextSeq;
+  if (!wrapExpr(E, std::move(Open), std::move(Close), ProbeIndex))
+    return false;
+  for (unsigned Seq = First; Seq < NextSeq; ++Seq)
+    LambdaSeqs.insert(Seq);
+  return true;
+}
+
 std::string PlanBuilder::frameVar(const FuncGlob &G) {
   uint64_t Id = stableHash("frame|" + G.FileGlob + "|" + G.Glob);
   std::string Var = "frame_" + utohexstr(Id, true);
@@ -645,13 +655,17 @@ Plan PlanBuilder::finish() {
     }
   }
   // Closers of constructs with the same extent close in the reverse order
-  // of their openers, so that every pair nests.
+  // of their openers, so that every pair nests; lambda wrappers are the
+  // innermost of their extent (wrapExprInLambda).
   auto IsCloser = [](const Insertion &I) {
     return I.Rank >= rank::CloserBase && I.Rank <= rank::CloserMax;
   };
   llvm::sort(P.Insertions, [&](const Insertion &A, const Insertion &B) {
     if (std::tie(A.Offset, A.Rank) != std::tie(B.Offset, B.Rank))
       return std::tie(A.Offset, A.Rank) < std::tie(B.Offset, B.Rank);
+    bool LA = LambdaSeqs.count(A.Seq), LB = LambdaSeqs.count(B.Seq);
+    if (LA != LB)
+      return IsCloser(A) ? LA : LB;
     return IsCloser(A) ? A.Seq > B.Seq : A.Seq < B.Seq;
   });
   std::map<unsigned, unsigned> IndexOfSeq;

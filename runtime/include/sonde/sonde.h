@@ -42,6 +42,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -863,10 +864,13 @@ public:
   class iterator {
   public:
     iterator(Inner It, Iterated *Owner) : It(std::move(It)), Owner(Owner) {}
+    /// The element comes out as `*It` gives it: the same reference, or a
+    /// prvalue made in place (holding it in a local to record the fetch
+    /// first cost a move). The fetch is recorded once it is made, unless
+    /// `*It` throws.
     decltype(auto) operator*() {
-      decltype(auto) V = *It;
-      Owner->fetched();
-      return V;
+      Fetched Done{Owner, std::uncaught_exceptions()};
+      return *It;
     }
     iterator &operator++() {
       Owner->closeBody();
@@ -879,6 +883,14 @@ public:
     }
 
   private:
+    struct Fetched {
+      Iterated *Owner;
+      int Uncaught;
+      ~Fetched() {
+        if (std::uncaught_exceptions() == Uncaught)
+          Owner->fetched();
+      }
+    };
     Inner It;
     Iterated *Owner;
   };
@@ -1147,7 +1159,10 @@ private:
   int Count;
 };
 
-/// `#value` on a return of a scalar or a prvalue: watches and returns it.
+/// `#value` on a return of a scalar, or of a prvalue of a class the
+/// language may copy anyway (trivially copyable, trivial destructor): the
+/// engine never passes a class whose copy or move the program would not
+/// make (passRef takes glvalues; other prvalues are skipped).
 template <class T> SONDE_ALWAYS_INLINE T passValue(const Site &S, T V) {
   watchAny(S, V);
   return V;
@@ -1165,6 +1180,14 @@ SONDE_ALWAYS_INLINE T passValueIf(bool On, const Site &S, T V) {
 template <class T>
 SONDE_ALWAYS_INLINE T &&passRef(const Site &S, T &&V) noexcept {
   watchAny(S, V);
+  return static_cast<T &&>(V);
+}
+
+/// `#value` through a reference with a run-time guard.
+template <class T>
+SONDE_ALWAYS_INLINE T &&passRefIf(bool On, const Site &S, T &&V) noexcept {
+  if (On)
+    watchAny(S, V);
   return static_cast<T &&>(V);
 }
 
@@ -1272,10 +1295,7 @@ public:
     } else if constexpr (watchable<R>() &&
                          std::is_move_constructible<R>::value &&
                          !std::is_const<R>::value) {
-      // The result is kept to be recorded, then returned (NRVO or a move).
-      R V = static_cast<F &&>(Fn)(*this);
-      post(&V);
-      return V;
+      return kept<R>(static_cast<F &&>(Fn));
     } else {
       // Not recordable: returned directly; the destructor writes the post.
       Direct = true;
@@ -1285,6 +1305,17 @@ public:
   }
 
 private:
+  /// Runs the call into a local that is recorded, then returned. The local
+  /// is the result object itself (NRVO: one local, one return, in a
+  /// function of its own; in run() beside its other returns, neither clang
+  /// nor g++ elided it and the result was moved once), so a class result is
+  /// neither copied nor moved (test/lit/exec/lifetime.cpp counts them).
+  template <class R, class F> SONDE_ALWAYS_INLINE R kept(F &&Fn) {
+    R V = static_cast<F &&>(Fn)(*this);
+    post(&V);
+    return V;
+  }
+
   using Writer = void (*)(ValueWriter &, const void *, Summary) noexcept;
   struct Slot {
     const void *P;
