@@ -41,11 +41,20 @@
 // SPEC:     category: user.made
 // SPEC:   - at: "main > first()"
 // SPEC:     category: user.first
+// SPEC:   - at: "main > copyOnly()"
+// SPEC:     category: user.copyonly
+// SPEC:   - at: "main > pinned()"
+// SPEC:     category: user.pinned
+// SPEC:   - at: "main > pick()"
+// SPEC:     category: user.pick
 // SPEC: watches:
 // SPEC:   - at: "* > #value"
 // SPEC: apis:
 // SPEC:   - call: use
 // SPEC:   - call: twice
+// SPEC:   - call: copyOnly
+// SPEC:   - call: pinned
+// SPEC:   - call: pick
 
 #include <cstdio>
 #include <string>
@@ -113,6 +122,35 @@ int use(const std::string &S) { return std::printf("%zu %c\n", S.size(), S[39]);
 const char *first(const std::string &S) { return S.c_str(); }
 Counted twice(const Counted &C) { return Counted(C.V * 2); }
 
+// A class with a copy and no move constructor (copies counted), one with
+// neither (compiles only if its prvalue stays a prvalue), and a reference
+// result (the same object comes out): through a nested call site, an api,
+// or both on one call.
+struct CopyOnly {
+  int V;
+  explicit CopyOnly(int V) : V(V) {}
+  CopyOnly(const CopyOnly &O) : V(O.V) { ++Counted::Copies; }
+};
+#ifdef SONDE_SONDE_H
+template <> struct sonde::ValueTraits<CopyOnly> {
+  static constexpr size_t MaxBytes = 9;
+  static void write(ValueWriter &W, const CopyOnly &X) noexcept {
+    W.integer(X.V);
+  }
+};
+#endif
+struct Pinned {
+  int V;
+  explicit Pinned(int V) : V(V) {}
+  Pinned(const Pinned &) = delete;
+  Pinned(Pinned &&) = delete;
+};
+CopyOnly copyOnly(int V) { return CopyOnly(V); }
+Pinned pinned(int V) { return Pinned(V); }
+int Global = 0;
+int &pick() { return Global; }
+int value(const CopyOnly &C, const Pinned &P) { return C.V + P.V; }
+
 int main() {
   Handle H = makeHandle(42);
   std::printf("%d\n", *H.P);
@@ -129,6 +167,11 @@ int main() {
   std::printf("%s\n", first(make()));
   // DIAG-DAG: lifetime.cpp:[[@LINE-1]]:23: warning: probe 'main > first()' skipped: call of 'first' inside an expression cannot be wrapped safely: it has a temporary argument and its result ('const char *') may point into it [sonde-unsupported]
   Counted T = twice(made(4));
+  int Sum = value(copyOnly(5), Pinned(1)); // one call site per statement:
+  Sum += value(CopyOnly(1), pinned(6));      // arguments' order is unspecified
+  CopyOnly K = copyOnly(7);
+  pick() = 9; // the call's lvalue is assigned: Global changes
+  std::printf("%d %d %d %d\n", Sum, K.V, Global, &pick() == &Global);
   std::printf("%d copies=%d moves=%d\n", T.V, Counted::Copies, Counted::Moves);
 }
 
@@ -137,6 +180,7 @@ int main() {
 // OUT-NEXT: 1 2 5
 // OUT-NEXT: 40 x
 // OUT-NEXT: xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx
+// OUT-NEXT: 13 7 9 1
 // OUT-NEXT: 8 copies=2 moves=2
 
 // Records in time order. The glvalues' values pass through passRef, the
@@ -144,20 +188,42 @@ int main() {
 // string alive (it was freed); twice()'s argument, made(4), is a call site
 // of its own whose region comes before the pre record (the pre is written
 // when the last argument has passed), and its result is recorded with no
-// move.
-// CHECK:      region user/made level=0 line=119 func=main
-// CHECK-NEXT: watch user/value value=7 line=88 func=Holder::get
-// CHECK-NEXT: watch user/value value=7 line=89 func=Holder::take
-// CHECK-NEXT: watch user/value value=3 line=94 func=fwd
-// CHECK-NEXT: watch user/value value=3 line=95 func=copyOf
-// CHECK-NEXT: watch user/value value=5 line=103 func=Conv::operator int
-// CHECK-NEXT: region user/make level=0 line=128 func=main
-// CHECK-NEXT: api api/use phase="pre" call=1 call_args={"S": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"} line=128 func=main
-// CHECK-NEXT: watch user/value value=5 line=112 func=use
-// CHECK-NEXT: api api/use phase="post" call=1 ret=5 line=128 func=main
-// CHECK-NEXT: region user/make level=0 line=129 func=main
-// CHECK-NEXT: watch user/value value="xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" line=113 func=first
-// CHECK-NEXT: region user/made level=0 line=131 func=main
-// CHECK-NEXT: api api/twice phase="pre" call=2 call_args={"C": 4} line=131 func=main
-// CHECK-NEXT: api api/twice phase="post" call=2 ret=8 line=131 func=main
+// move. copyOnly and pinned: a call site and an api on one call, as
+// value()'s arguments (references) and as a declaration's initializer;
+// pick(): its reference comes out of both wrappers (the assignment writes
+// Global, and the address is Global's).
+// CHECK:      region user/made level=0 line=157 func=main
+// CHECK-NEXT: watch user/value value=7 line=97 func=Holder::get
+// CHECK-NEXT: watch user/value value=7 line=98 func=Holder::take
+// CHECK-NEXT: watch user/value value=3 line=103 func=fwd
+// CHECK-NEXT: watch user/value value=3 line=104 func=copyOf
+// CHECK-NEXT: watch user/value value=5 line=112 func=Conv::operator int
+// CHECK-NEXT: region user/make level=0 line=166 func=main
+// CHECK-NEXT: api api/use phase="pre" call=1 call_args={"S": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"} line=166 func=main
+// CHECK-NEXT: watch user/value value=5 line=121 func=use
+// CHECK-NEXT: api api/use phase="post" call=1 ret=5 line=166 func=main
+// CHECK-NEXT: region user/make level=0 line=167 func=main
+// CHECK-NEXT: watch user/value value="xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" line=122 func=first
+// CHECK-NEXT: region user/made level=0 line=169 func=main
+// CHECK-NEXT: api api/twice phase="pre" call=2 call_args={"C": 4} line=169 func=main
+// CHECK-NEXT: api api/twice phase="post" call=2 ret=8 line=169 func=main
+// CHECK-NEXT: region user/copyonly level=0 line=170 func=main
+// CHECK-NEXT: api api/copyOnly phase="pre" call=3 call_args={"V": 5} line=170 func=main
+// CHECK-NEXT: api api/copyOnly phase="post" call=3 ret=5 line=170 func=main
+// CHECK-NEXT: watch user/value value=6 line=152 func=value
+// CHECK-NEXT: region user/pinned level=0 line=171 func=main
+// CHECK-NEXT: api api/pinned phase="pre" call=4 call_args={"V": 6} line=171 func=main
+// CHECK-NEXT: api api/pinned phase="post" call=4 line=171 func=main
+// CHECK-NEXT: watch user/value value=7 line=152 func=value
+// CHECK-NEXT: region user/copyonly level=0 line=172 func=main
+// CHECK-NEXT: api api/copyOnly phase="pre" call=5 call_args={"V": 7} line=172 func=main
+// CHECK-NEXT: api api/copyOnly phase="post" call=5 ret=7 line=172 func=main
+// CHECK-NEXT: region user/pick level=0 line=173 func=main
+// CHECK-NEXT: api api/pick phase="pre" call=6 call_args={} line=173 func=main
+// CHECK-NEXT: watch user/value value=0 line=151 func=pick
+// CHECK-NEXT: api api/pick phase="post" call=6 ret=0 line=173 func=main
+// CHECK-NEXT: region user/pick level=0 line=174 func=main
+// CHECK-NEXT: api api/pick phase="pre" call=7 call_args={} line=174 func=main
+// CHECK-NEXT: watch user/value value=9 line=151 func=pick
+// CHECK-NEXT: api api/pick phase="post" call=7 ret=9 line=174 func=main
 // CHECK-NOT:  {{.}}
