@@ -290,6 +290,18 @@ Outcome instrumentMainFile(CompilerInstance &CI, StringRef InFile,
   }
   if (!P)
     return Out; // the source has errors: the real compile reports them
+  if (!P->SpecErrors.empty()) {
+    // Mistakes in the spec that this file shows: at the spec's lines, and
+    // the compile fails (as for spec code that does not compile).
+    for (const rewriter::SpecNote &N : P->SpecErrors)
+      S.diag(N.Loc, SourceMgr::DK_Error, N.Message, N.Length)
+          .print(nullptr, errs(), /*ShowColors=*/false);
+    Diags.Report(Diags.getCustomDiagID(
+        DiagnosticsEngine::Error, "sonde: errors in probe spec '%0' (above); "
+                                  "this file is not instrumented"))
+        << S.Path;
+    return Out;
+  }
 
   if (!P->Insertions.empty()) {
     Out.Rewritten = rewriter::applyEdits(Out.Original, *P);

@@ -233,6 +233,8 @@ RideAlong rideAlong(PlanBuilder &B, const FunctionFacts &Fx, const Probe &Pr,
     if (Local)
       B.noteValueType(Local->getType());
     if (!Local) {
+      if (B.Undeclared.count({Pr.Index, C.Name}))
+        continue; // a spec error already says so
       B.note(NoteAt, SourceNote::Warning,
              "capture '" + C.Name + "' of probe '" + Pr.At +
                  "' is not in scope here; recorded without it",
@@ -448,8 +450,19 @@ bool iterable(const CXXForRangeStmt *R) {
       isa<CXXStdInitializerListExpr>(Init->IgnoreImplicit()))
     return false;
   QualType T = Init->getType();
-  if (T->isDependentType())
+  if (T->isDependentType()) {
+    // In a template the type is unknown, and so is which begin() the loop
+    // finds (sonde::iterate finds the same ones) and whether a prvalue
+    // range could be moved into the wrapper: only a named variable or
+    // member, an lvalue whatever its type, is wrapped.
+    const Expr *E = Init->IgnoreParens();
+    if (auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return isa<VarDecl>(DRE->getDecl());
+    if (auto *ME = dyn_cast<MemberExpr>(E))
+      return isa<FieldDecl>(ME->getMemberDecl()) &&
+             isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts());
     return false;
+  }
   if (T->isArrayType())
     return true;
   const DeclStmt *BeginStmt = R->getBeginStmt();
@@ -572,6 +585,15 @@ private:
                  ")");
       return;
     }
+    if (R && Pr.Mode == ModeKind::Region && !iterable(R) && R->getRangeInit() &&
+        R->getRangeInit()->isTypeDependent())
+      B.note(L->getBeginLoc(), SourceNote::Warning,
+             "probe '" + Pr.At +
+                 "': the range's type depends on a template parameter and "
+                 "it is not a named variable; '" +
+                 Base + ".iter' (the fetch) is not recorded, only '" + Base +
+                 ".block'",
+             "sonde-unsupported");
     SiteRef Block = B.addSite(Pr, F, "loop", Base + ".block", "block",
                               L->getBeginLoc(), I.spelling(), "", A.Names);
     Code G = B.guard(Pr, F, Block);
@@ -1323,7 +1345,8 @@ void forEachCall(PlanBuilder &B, const FunctionFacts &Fx, const Probe &Pr,
       continue;
     if (!I.Callee.matches(Callee) &&
         !(Written && StringRef(I.Callee.Glob).contains("::") &&
-          globMatch(I.Callee.Glob, writtenName(B, CE, Short))))
+          globMatch(I.Callee.Glob, writtenName(B, CE, Short))) &&
+        !I.Callee.matches(torchHolderName(CE->getDirectCallee())))
       continue;
     // `p->f()` calls `operator->` without writing it.
     if (auto *OC = dyn_cast<CXXOperatorCallExpr>(CE))

@@ -836,6 +836,121 @@ std::string whyNot(const FunctionDecl *FD, const PlanBuilder &B,
   return "";
 }
 
+/// Whether `RD` derives from `torch::nn::Module` (directly, or through
+/// `torch::nn::Cloneable<RD>`).
+bool isTorchModule(const CXXRecordDecl *RD, unsigned Depth = 0) {
+  if (!RD || !RD->hasDefinition() || Depth > 16)
+    return false;
+  for (const CXXBaseSpecifier &Base : RD->getDefinition()->bases()) {
+    const CXXRecordDecl *B = Base.getType()->getAsCXXRecordDecl();
+    if (!B)
+      continue;
+    if (B->getQualifiedNameAsString() == "torch::nn::Module" ||
+        isTorchModule(B, Depth + 1))
+      return true;
+  }
+  return false;
+}
+
+/// Whether `T` is `torch::nn::ModuleHolder<Impl>`, or a class deriving from
+/// it (what `TORCH_MODULE` declares).
+bool isHolderOf(QualType T, const CXXRecordDecl *Impl, unsigned Depth = 0) {
+  const CXXRecordDecl *RD = T.isNull() ? nullptr : T->getAsCXXRecordDecl();
+  if (!RD || Depth > 16)
+    return false;
+  if (auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
+    if (Spec->getQualifiedNameAsString() == "torch::nn::ModuleHolder" &&
+        Spec->getTemplateArgs().size() >= 1 &&
+        Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type) {
+      const CXXRecordDecl *Arg =
+          Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
+      return Arg && Arg->getCanonicalDecl() == Impl->getCanonicalDecl();
+    }
+  if (!RD->hasDefinition())
+    return false;
+  for (const CXXBaseSpecifier &Base : RD->getDefinition()->bases())
+    if (isHolderOf(Base.getType(), Impl, Depth + 1))
+      return true;
+  return false;
+}
+
+/// `Net::forward` for `NetImpl::forward` when `NetImpl` is a libtorch module
+/// and `Net`, declared beside it, is its `torch::nn::ModuleHolder` (what
+/// `TORCH_MODULE(Net)` declares). Both are checked, not only the names:
+/// a class that happens to end in `Impl` gets no second name.
+std::string holderNameOf(const FunctionDecl *FD) {
+  auto *M = dyn_cast<CXXMethodDecl>(FD);
+  if (!M)
+    return "";
+  const CXXRecordDecl *Impl = M->getParent();
+  StringRef Name = Impl->getName();
+  if (!Name.ends_with("Impl") || Name.size() == 4 || !isTorchModule(Impl))
+    return "";
+  StringRef Holder = Name.drop_back(4);
+  ASTContext &Ctx = FD->getASTContext();
+  const DeclContext *DC = Impl->getDeclContext()->getRedeclContext();
+  for (const NamedDecl *ND : DC->lookup(&Ctx.Idents.get(Holder))) {
+    QualType T;
+    if (auto *RD = dyn_cast<CXXRecordDecl>(ND))
+      T = Ctx.getRecordType(RD);
+    else if (auto *TD = dyn_cast<TypedefNameDecl>(ND))
+      T = TD->getUnderlyingType();
+    if (!isHolderOf(T, Impl))
+      continue;
+    std::string Qualified = FD->getQualifiedNameAsString();
+    std::string Class = Impl->getQualifiedNameAsString();
+    if (!StringRef(Qualified).starts_with(Class))
+      return "";
+    return cast<NamedDecl>(ND)->getQualifiedNameAsString() +
+           Qualified.substr(Class.size());
+  }
+  return "";
+}
+
+/// Whether `F` has a parameter or a local variable named `Name` anywhere in
+/// its body (in scope at some site or not): what a capture can name.
+bool declares(PlanBuilder &B, const HostFunction &F, StringRef Name) {
+  for (const ParmVarDecl *PV : F.FD->parameters())
+    if (PV->getName() == Name)
+      return true;
+  for (const auto &[D, DS] : B.facts(F).DeclStmtOf) {
+    auto *VD = dyn_cast<ValueDecl>(D);
+    if (VD && VD->getDeclName().isIdentifier() && VD->getName() == Name)
+      return true;
+  }
+  return false;
+}
+
+/// A capture that no function `Pr` matches in this file declares is a
+/// mistake in the spec (a typo, a renamed variable), not a site where it is
+/// out of scope: one error at the capture in the spec, and no warning per
+/// site. A name declared in some matched function stays a per-site warning
+/// where it is not in scope.
+void checkCaptures(PlanBuilder &B, const Spec &S, const Probe &Pr,
+                   ArrayRef<const HostFunction *> Matched,
+                   std::vector<SpecNote> &Errors) {
+  if (Matched.empty())
+    return;
+  for (const Item &C : Pr.Q.Captures) {
+    if (any_of(Matched,
+               [&](const HostFunction *H) { return declares(B, *H, C.Name); }))
+      continue;
+    B.Undeclared.insert({Pr.Index, C.Name});
+    std::string Where;
+    for (size_t I = 0; I < Matched.size() && I < 3; ++I)
+      Where += (I ? ", '" : "'") + Matched[I]->QualifiedName + "'";
+    if (Matched.size() > 3)
+      Where += ", ...";
+    Errors.push_back(
+        {S.selectorLoc(Pr, C.Offset), std::max(1u, C.Length),
+         "capture '" + C.Name + "' of probe '" + Pr.At +
+             "' names no parameter or local variable of " +
+             (Matched.size() > 1 ? "any function it matches (" + Where + ")"
+                                 : Where),
+         Pr.Index});
+  }
+}
+
 std::string fileName(const SourceManager &SM) {
   OptionalFileEntryRef FE = SM.getFileEntryRefForID(SM.getMainFileID());
   if (!FE)
@@ -846,6 +961,10 @@ std::string fileName(const SourceManager &SM) {
 }
 
 } // namespace
+
+std::string torchHolderName(const FunctionDecl *FD) {
+  return FD ? holderNameOf(FD) : "";
+}
 
 Expected<Plan> computePlan(ASTContext &Ctx, const Spec &S,
                            const PlanOptions &Opts) {
@@ -874,11 +993,13 @@ Expected<Plan> computePlan(ASTContext &Ctx, const Spec &S,
     if (auto *Try = dyn_cast<CXXTryStmt>(H.Body))
       H.Body = Try->getTryBlock();
     H.QualifiedName = FD->getQualifiedNameAsString();
+    H.HolderName = torchHolderName(FD);
     Hosts.push_back(std::move(H));
   }
 
   const auto &Kinds = selectorKinds();
   std::set<std::pair<const FunctionDecl *, std::string>> FramesPlaced;
+  std::vector<SpecNote> SpecErrors;
   for (const Probe &Pr : S.Probes) {
     const SelectorKind *Kind = nullptr;
     for (const auto &K : Kinds)
@@ -888,9 +1009,19 @@ Expected<Plan> computePlan(ASTContext &Ctx, const Spec &S,
       }
     if (!Kind)
       continue;
+    auto Hosted = [&](const HostFunction &H) {
+      return H.matchedBy(Pr.Q.Host) && Pr.Q.Host.matchesFile(File) &&
+             S.inScope(File, H.QualifiedName);
+    };
+    std::vector<const HostFunction *> Matched;
     for (const HostFunction &H : Hosts) {
-      if (!Pr.Q.Host.matches(H.QualifiedName) || !Pr.Q.Host.matchesFile(File) ||
-          !S.inScope(File, H.QualifiedName))
+      std::string Flag;
+      if (Hosted(H) && whyNot(H.FD, B, Flag).empty())
+        Matched.push_back(&H);
+    }
+    checkCaptures(B, S, Pr, Matched, SpecErrors);
+    for (const HostFunction &H : Hosts) {
+      if (!Hosted(H))
         continue;
       std::string Flag;
       std::string Why = whyNot(H.FD, B, Flag);
@@ -907,7 +1038,7 @@ Expected<Plan> computePlan(ASTContext &Ctx, const Spec &S,
     // itself active on the thread while it runs.
     for (const FuncGlob &G : Pr.Q.Context) {
       for (const HostFunction &H : Hosts) {
-        if (!G.matches(H.QualifiedName) || !G.matchesFile(File) ||
+        if (!H.matchedBy(G) || !G.matchesFile(File) ||
             !S.inScope(File, H.QualifiedName))
           continue;
         if (!FramesPlaced.insert({H.FD, G.FileGlob + "/" + G.Glob}).second)
@@ -936,6 +1067,7 @@ Expected<Plan> computePlan(ASTContext &Ctx, const Spec &S,
         B.needHeader("sonde/torch.h");
       }
   Plan P = B.finish();
+  P.SpecErrors = std::move(SpecErrors);
   // Inserted code needs C++17 (if constexpr, inline variables); under an
   // older standard it would not compile, and the errors would come from
   // inside sonde.h. Found on jsoncpp, which sets CMAKE_CXX_STANDARD 11. A

@@ -242,6 +242,10 @@ public:
   /// Sorts and checks the insertions and returns the plan.
   Plan finish();
 
+  /// (probe index, capture name) of captures that no function the probe
+  /// matches declares: reported once at the spec, not at each site.
+  std::set<std::pair<unsigned, std::string>> Undeclared;
+
 private:
   bool brace(const clang::Stmt *St);
   /// Inserts `Open` at `Begin` and `Close` at `End`, ranked so that pairs
@@ -269,6 +273,10 @@ private:
   std::vector<PendingSpan> Spans;
   std::set<std::string> Headers;
 };
+
+/// The name of `FD` through a `TORCH_MODULE` holder (`Net::forward` for
+/// `NetImpl::forward`), or "" (see HostFunction::HolderName).
+std::string torchHolderName(const clang::FunctionDecl *FD);
 
 /// A C string literal for `S`.
 std::string quote(llvm::StringRef S);

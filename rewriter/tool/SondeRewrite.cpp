@@ -182,7 +182,10 @@ public:
       return;
     }
     unsigned ErrorsBefore = D.getNumErrors();
-    reportSourceNotes(D, P->Notes, Strict);
+    // A plan with spec errors is not applied: its per-site notes would only
+    // bury the error (the plugin does not report them either).
+    if (P->SpecErrors.empty())
+      reportSourceNotes(D, P->Notes, Strict);
     if (D.getNumErrors() > ErrorsBefore)
       R.StrictError = true;
     for (const SourceNote &N : P->Notes)
@@ -606,6 +609,16 @@ int main(int argc, const char **argv) {
       S->diag(L, SourceMgr::DK_Error, Msg, 1).print(nullptr, errs(), false);
       Exit = ExitSpec;
     }
+  // Spec mistakes the source shows (a capture no matched function declares).
+  for (const Result &R : Results)
+    if (R.P)
+      for (const SpecNote &N : R.P->SpecErrors) {
+        if (!Reported.insert({N.Loc.Line, N.Loc.Col, N.Message}).second)
+          continue;
+        S->diag(N.Loc, SourceMgr::DK_Error, N.Message, N.Length)
+            .print(nullptr, errs(), false);
+        Exit = ExitSpec;
+      }
   // A selector that matches nothing anywhere.
   bool AllParsed = true;
   for (const Result &R : Results)

@@ -71,3 +71,10 @@ if plugin and os.path.exists(plugin):
             "-include sonde/sonde.h ", ""), plugin)))
     config.substitutions.insert(0, ("%sonde-plugin", "-fplugin=" + plugin))
     config.substitutions.append(("%plugin-path", plugin))
+
+# libtorch (test/lit/CMakeLists.txt): `%torch-cflags` and `%torch-libs`,
+# feature `torch`.
+if getattr(config, "torch_libs", ""):
+    config.available_features.add("torch")
+    config.substitutions.append(("%torch-cflags", config.torch_cflags))
+    config.substitutions.append(("%torch-libs", config.torch_libs))

@@ -850,9 +850,39 @@ private:
 /// its temporary alive exactly as the plain loop does. Without a `Body`
 /// site only the fetch is recorded (see iterateFetch), and `On` false
 /// records nothing.
+namespace rt {
+namespace detail {
+template <class R, class = void> struct HasMemberBegin : std::false_type {};
+template <class R>
+struct HasMemberBegin<R, std::void_t<decltype(std::declval<R &>().begin())>>
+    : std::true_type {};
+
+/// begin() and end() as a range-for finds them: the members, else by
+/// argument-dependent lookup (std::begin and std::end for arrays). The
+/// engine wraps the range of a loop in a template, whose type it cannot
+/// see, so the wrapper must take every range the loop itself takes.
+template <class R> decltype(auto) rangeBegin(R &Range) {
+  if constexpr (HasMemberBegin<R>::value) {
+    return Range.begin();
+  } else {
+    using std::begin;
+    return begin(Range);
+  }
+}
+template <class R> decltype(auto) rangeEnd(R &Range) {
+  if constexpr (HasMemberBegin<R>::value) {
+    return Range.end();
+  } else {
+    using std::end;
+    return end(Range);
+  }
+}
+} // namespace detail
+} // namespace rt
+
 template <class R> class Iterated {
-  using Inner = decltype(std::begin(std::declval<R &>()));
-  using InnerEnd = decltype(std::end(std::declval<R &>()));
+  using Inner = decltype(rt::detail::rangeBegin(std::declval<R &>()));
+  using InnerEnd = decltype(rt::detail::rangeEnd(std::declval<R &>()));
 
 public:
   Iterated(bool On, const Site &Fetch, const Site *Body, R &&Range) noexcept
@@ -897,9 +927,9 @@ public:
 
   iterator begin() {
     FetchStart = now();
-    return iterator(std::begin(Range), this);
+    return iterator(rt::detail::rangeBegin(Range), this);
   }
-  InnerEnd end() { return std::end(Range); }
+  InnerEnd end() { return rt::detail::rangeEnd(Range); }
 
 private:
   void fetched() noexcept {

@@ -32,6 +32,15 @@ struct HostFunction {
   const clang::Stmt *Body = nullptr; ///< the compound body (try block's, if
                                      ///< a function-try-block)
   std::string QualifiedName;
+  /// A member of a libtorch module `XImpl` that `TORCH_MODULE(X)` wraps, by
+  /// the holder's name (`Net::forward` for `NetImpl::forward`); else empty.
+  std::string HolderName;
+
+  /// Whether `G` selects this function, by its name or its holder's.
+  bool matchedBy(const FuncGlob &G) const {
+    return G.matches(QualifiedName) ||
+           (!HolderName.empty() && G.matches(HolderName));
+  }
 };
 
 /// One kind of focus (function region, variable watch, meta, loop, call

@@ -63,6 +63,15 @@ struct SpecCodeSpan {
   unsigned ProbeIndex = 0;
 };
 
+/// A spec mistake that only the source can show (a capture that no function
+/// the selector matches declares): an error at the spec's line.
+struct SpecNote {
+  SpecLoc Loc;
+  unsigned Length = 0; ///< characters under the caret
+  std::string Message;
+  unsigned ProbeIndex = 0;
+};
+
 /// The plan of one main file.
 struct Plan {
   std::string File; ///< the main file, as the engine spells it
@@ -70,6 +79,9 @@ struct Plan {
   std::vector<Insertion> Insertions; ///< sorted by (Offset, Rank, Seq)
   std::vector<SpecCodeSpan> SpecCode;
   std::vector<SourceNote> Notes; ///< skipped sites and the like
+  /// Spec errors found against this file; a front door that gets any
+  /// reports them at the spec's lines and applies nothing.
+  std::vector<SpecNote> SpecErrors;
   /// Per spec probe: how many sites it produced in this file.
   std::vector<unsigned> MatchCounts;
   /// The runtime headers the instrumented text needs, sonde/sonde.h first,
