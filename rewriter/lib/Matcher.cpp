@@ -478,6 +478,55 @@ bool iterable(const CXXForRangeStmt *R) {
   return isa<CXXMemberCallExpr>(BI);
 }
 
+bool permittedCopy(const CXXRecordDecl *RD);
+bool mentionsBinding(const Stmt *St);
+bool hasTemporary(const Stmt *St);
+
+/// How the range of range-for `R` goes into sonde::iterate without a copy
+/// or move the loop did not make. An lvalue, or a prvalue the language may
+/// copy anyway, goes in as it is. A prvalue of a class with its own copy,
+/// move or destructor was moved into the wrapper: it goes in as a lambda
+/// that makes it inside (`Made`), unless the lambda would change the range
+/// (the reason is returned: then the fetch is not recorded).
+std::string rangeHandover(const PlanBuilder &B, const CXXForRangeStmt *R,
+                          bool &Made) {
+  Made = false;
+  const Expr *Init = R->getRangeInit();
+  if (!Init || Init->isTypeDependent())
+    return "";
+  const Expr *E = Init->IgnoreImplicit();
+  if (!E->isPRValue())
+    return "";
+  const CXXRecordDecl *RD = E->getType()->getAsCXXRecordDecl();
+  if (!RD || permittedCopy(RD))
+    return "";
+  if (mentionsBinding(E) || E->containsUnexpandedParameterPack())
+    return "the range is a temporary made from a structured binding, "
+           "__func__ or a parameter pack, which sonde::iterate could only "
+           "move in";
+  if (B.LO.CPlusPlus23 && hasTemporary(E))
+    return "in C++23 the temporaries inside the range live as long as the "
+           "loop, which making the range inside sonde::iterate would end";
+  Made = true;
+  return "";
+}
+
+/// Wraps the range of `R` in `Fn(Args, range)`, or `FnMade(Args, [&]() ->
+/// decltype(auto) { return range; })` when it is made in place.
+void wrapRangeInit(PlanBuilder &B, const CXXForRangeStmt *R, bool Made,
+                   llvm::StringRef Fn, Code Args) {
+  Code Open("::sonde::");
+  Open += Fn.str() + (Made ? "Made(" : "(");
+  Open += Args;
+  if (!Made) {
+    Open += ", ";
+    B.wrapExpr(R->getRangeInit(), Open, ")");
+    return;
+  }
+  Open += ", [&]() -> decltype(auto) { return ";
+  B.wrapExprInLambda(R->getRangeInit(), Open, "; })");
+}
+
 /// Whether `St` is `Scope` or inside it.
 bool inside(const PlanBuilder &B, const FunctionFacts &Fx, const Stmt *St,
             const Stmt *Scope) {
@@ -572,17 +621,28 @@ private:
     std::string Base = loopBase(Pr, I);
     RideAlong A = rideAlong(B, Fx, Pr, F, Body, false, L->getBeginLoc());
     auto *R = dyn_cast<CXXForRangeStmt>(L);
+    bool Made = false;
+    bool Iterable = R && iterable(R);
+    if (Iterable && Pr.Mode == ModeKind::Region) {
+      std::string Why = rangeHandover(B, R, Made);
+      if (!Why.empty()) {
+        B.note(L->getBeginLoc(), SourceNote::Warning,
+               "probe '" + Pr.At + "': " + Why + "; '" + Base +
+                   ".iter' (the fetch) is not recorded, only '" + Base +
+                   ".block'",
+               "sonde-copy");
+        Iterable = false;
+      }
+    }
     if (R && A.empty() && Pr.Q.Context.empty() && Pr.When.empty() &&
-        Pr.Every <= 1 && Pr.Mode == ModeKind::Region && iterable(R) &&
+        Pr.Every <= 1 && Pr.Mode == ModeKind::Region && Iterable &&
         B.editable(R->getRangeInit())) {
       // A range-for records the fetch (`.iter`) and the body (`.block`).
       SiteRef Fetch = B.addSite(Pr, F, "loop", Base + ".iter", "iter",
                                 L->getBeginLoc(), I.spelling());
       SiteRef Block = B.addSite(Pr, F, "loop", Base + ".block", "block",
                                 L->getBeginLoc(), I.spelling());
-      B.wrapExpr(R->getRangeInit(),
-                 "::sonde::iterate(" + Fetch.Var + ", " + Block.Var + ", ",
-                 ")");
+      wrapRangeInit(B, R, Made, "iterate", Code(Fetch.Var + ", " + Block.Var));
       return;
     }
     if (R && Pr.Mode == ModeKind::Region && !iterable(R) && R->getRangeInit() &&
@@ -597,7 +657,7 @@ private:
     SiteRef Block = B.addSite(Pr, F, "loop", Base + ".block", "block",
                               L->getBeginLoc(), I.spelling(), "", A.Names);
     Code G = B.guard(Pr, F, Block);
-    if (R && Pr.Mode == ModeKind::Region && iterable(R) &&
+    if (R && Pr.Mode == ModeKind::Region && Iterable &&
         B.editable(R->getRangeInit())) {
       // The body carries args or a guard: the fetch is recorded on its own,
       // in context frames only (the loop's own names are not in scope in
@@ -610,10 +670,9 @@ private:
           On += " && ";
         On += "::sonde::inFrame(" + B.frameVar(C) + ")";
       }
-      Code Open("::sonde::iterateFetch(");
-      Open += On.empty() ? Code("true") : On;
-      Open += ", " + Fetch.Var + ", ";
-      B.wrapExpr(R->getRangeInit(), Open, ")");
+      Code Args = On.empty() ? Code("true") : On;
+      Args += ", " + Fetch.Var;
+      wrapRangeInit(B, R, Made, "iterateFetch", Args);
     }
     std::string LoopVar = "sonde_loop_" + Block.Tag;
     if (!B.wrapStatement(L,

@@ -557,6 +557,20 @@ bool PlanBuilder::wrapExpr(const Expr *E, Code Open, Code Close,
                            unsigned ProbeIndex) {
   if (!editable(E))
     return false;
+  // A comma expression where the grammar allows one unparenthesized
+  // (`return ++p, *this;`) would become two arguments of the wrapper.
+  const Expr *Bare = E->IgnoreImplicit();
+  bool Comma = false;
+  if (auto *BO = dyn_cast<BinaryOperator>(Bare))
+    Comma = BO->getOpcode() == BO_Comma;
+  else if (auto *OC = dyn_cast<CXXOperatorCallExpr>(Bare))
+    Comma = OC->getOperator() == OO_Comma;
+  if (Comma) {
+    Open += "(";
+    Code Inner(")");
+    Inner += Close;
+    Close = std::move(Inner);
+  }
   wrapRange(offset(E->getBeginLoc()), afterToken(E->getEndLoc()),
             std::move(Open), std::move(Close), ProbeIndex);
   return true;

@@ -847,8 +847,10 @@ private:
 ///   for (auto &Batch : sonde::iterate(FetchSite, BlockSite, *Loader))
 ///
 /// An rvalue range is moved into the wrapper, so `for (x : make())` keeps
-/// its temporary alive exactly as the plain loop does. Without a `Body`
-/// site only the fetch is recorded (see iterateFetch), and `On` false
+/// its temporary alive exactly as the plain loop does; the engine passes a
+/// prvalue of a class with its own copy, move or destructor as a lambda
+/// (iterateMade), so that it is made in the wrapper, not moved. Without a
+/// `Body` site only the fetch is recorded (see iterateFetch), and `On` false
 /// records nothing.
 namespace rt {
 namespace detail {
@@ -880,6 +882,9 @@ template <class R> decltype(auto) rangeEnd(R &Range) {
 } // namespace detail
 } // namespace rt
 
+/// Tag of the Iterated constructor that makes its range in place.
+struct MadeRange {};
+
 template <class R> class Iterated {
   using Inner = decltype(rt::detail::rangeBegin(std::declval<R &>()));
   using InnerEnd = decltype(rt::detail::rangeEnd(std::declval<R &>()));
@@ -887,6 +892,12 @@ template <class R> class Iterated {
 public:
   Iterated(bool On, const Site &Fetch, const Site *Body, R &&Range) noexcept
       : Range(std::forward<R>(Range)), Fetch(Fetch), Body(Body), On(On) {}
+  /// The range is the prvalue `Make()` returns, made in place (guaranteed
+  /// copy elision): a range the loop would have made as a temporary is
+  /// neither copied nor moved (see iterateMade).
+  template <class F>
+  Iterated(MadeRange, bool On, const Site &Fetch, const Site *Body, F &&Make)
+      : Range(static_cast<F &&>(Make)()), Fetch(Fetch), Body(Body), On(On) {}
   ~Iterated() { closeBody(); }
   Iterated(const Iterated &) = delete;
   Iterated &operator=(const Iterated &) = delete;
@@ -969,6 +980,17 @@ private:
 template <class R>
 Iterated<R> iterate(const Site &Fetch, const Site &Body, R &&Range) noexcept {
   return Iterated<R>(true, Fetch, &Body, std::forward<R>(Range));
+}
+
+/// iterate() over a prvalue range of a class with its own copy, move or
+/// destructor, which the engine hands over as a lambda that makes it
+/// (`[&]() -> decltype(auto) { return make(); }`): the range is made inside
+/// the wrapper, where iterate() would have moved it in.
+template <class F>
+Iterated<decltype(std::declval<F &>()())>
+iterateMade(const Site &Fetch, const Site &Body, F &&Make) {
+  return Iterated<decltype(std::declval<F &>()())>(
+      MadeRange{}, true, Fetch, &Body, static_cast<F &&>(Make));
 }
 
 //===----------------------------------------------------------------------===//
@@ -1227,6 +1249,14 @@ SONDE_ALWAYS_INLINE T &&passRefIf(bool On, const Site &S, T &&V) noexcept {
 template <class R>
 Iterated<R> iterateFetch(bool On, const Site &Fetch, R &&Range) noexcept {
   return Iterated<R>(On, Fetch, nullptr, std::forward<R>(Range));
+}
+
+/// iterateFetch() over a prvalue range made in place (see iterateMade).
+template <class F>
+Iterated<decltype(std::declval<F &>()())>
+iterateFetchMade(bool On, const Site &Fetch, F &&Make) {
+  return Iterated<decltype(std::declval<F &>()())>(
+      MadeRange{}, On, Fetch, nullptr, static_cast<F &&>(Make));
 }
 
 /// A call site nested in a larger expression: a region around exactly the

@@ -79,6 +79,10 @@ struct Holder {
   // CHECK: {{^}}  Holder clone() const {{.*}} return ::sonde::passRef(sonde_site_{{[0-9a-f]+}}, *this); }
   const std::string &ref() const { return S; }
   // CHECK: {{^}}  const std::string &ref() const {{.*}} return ::sonde::passRef(sonde_site_{{[0-9a-f]+}}, S); }
+  // An unparenthesized comma became two arguments of the wrapper (it did
+  // not compile): parenthesized.
+  Holder &self() { return S.clear(), *this; }
+  // CHECK: {{^}}  Holder &self() {{.*}} return ::sonde::passRef(sonde_site_{{[0-9a-f]+}}, (S.clear(), *this)); }
 };
 
 // A reference returned by value: `return r;` of an rvalue reference moves

@@ -47,6 +47,8 @@
 // SPEC:     category: user.pinned
 // SPEC:   - at: "main > pick()"
 // SPEC:     category: user.pick
+// SPEC:   - at: "main > #loop_Item"
+// SPEC:     category: user.batch
 // SPEC: watches:
 // SPEC:   - at: "* > #value"
 // SPEC: apis:
@@ -151,6 +153,24 @@ int Global = 0;
 int &pick() { return Global; }
 int value(const CopyOnly &C, const Pinned &P) { return C.V + P.V; }
 
+// A range the loop makes as a temporary: made inside sonde::iterate by a
+// lambda (it was moved in; counted).
+struct Batches {
+  int Items[2] = {1, 2};
+  Batches() = default;
+  Batches(const Batches &) { ++Counted::Copies; }
+  Batches(Batches &&) noexcept { ++Counted::Moves; }
+  struct It {
+    const int *P;
+    int operator*() const { return *P; }
+    It &operator++() { return ++P, *this; }
+    bool operator!=(const It &O) const { return P != O.P; }
+  };
+  It begin() const { return It{Items}; }
+  It end() const { return It{Items + 2}; }
+};
+Batches batches() { return Batches(); }
+
 int main() {
   Handle H = makeHandle(42);
   std::printf("%d\n", *H.P);
@@ -172,7 +192,10 @@ int main() {
   CopyOnly K = copyOnly(7);
   pick() = 9; // the call's lvalue is assigned: Global changes
   std::printf("%d %d %d %d\n", Sum, K.V, Global, &pick() == &Global);
-  std::printf("%d copies=%d moves=%d\n", T.V, Counted::Copies, Counted::Moves);
+  for (int Item : batches())
+    Sum += Item;
+  std::printf("%d copies=%d moves=%d\n", T.V + Sum, Counted::Copies,
+              Counted::Moves);
 }
 
 // OUT:      42
@@ -181,7 +204,7 @@ int main() {
 // OUT-NEXT: 40 x
 // OUT-NEXT: xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx
 // OUT-NEXT: 13 7 9 1
-// OUT-NEXT: 8 copies=2 moves=2
+// OUT-NEXT: 24 copies=2 moves=2
 
 // Records in time order. The glvalues' values pass through passRef, the
 // reference locals are watched before their return; use() reads make()'s
@@ -191,39 +214,49 @@ int main() {
 // move. copyOnly and pinned: a call site and an api on one call, as
 // value()'s arguments (references) and as a declaration's initializer;
 // pick(): its reference comes out of both wrappers (the assignment writes
-// Global, and the address is Global's).
-// CHECK:      region user/made level=0 line=157 func=main
-// CHECK-NEXT: watch user/value value=7 line=97 func=Holder::get
-// CHECK-NEXT: watch user/value value=7 line=98 func=Holder::take
-// CHECK-NEXT: watch user/value value=3 line=103 func=fwd
-// CHECK-NEXT: watch user/value value=3 line=104 func=copyOf
-// CHECK-NEXT: watch user/value value=5 line=112 func=Conv::operator int
-// CHECK-NEXT: region user/make level=0 line=166 func=main
-// CHECK-NEXT: api api/use phase="pre" call=1 call_args={"S": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"} line=166 func=main
-// CHECK-NEXT: watch user/value value=5 line=121 func=use
-// CHECK-NEXT: api api/use phase="post" call=1 ret=5 line=166 func=main
-// CHECK-NEXT: region user/make level=0 line=167 func=main
-// CHECK-NEXT: watch user/value value="xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" line=122 func=first
-// CHECK-NEXT: region user/made level=0 line=169 func=main
-// CHECK-NEXT: api api/twice phase="pre" call=2 call_args={"C": 4} line=169 func=main
-// CHECK-NEXT: api api/twice phase="post" call=2 ret=8 line=169 func=main
-// CHECK-NEXT: region user/copyonly level=0 line=170 func=main
-// CHECK-NEXT: api api/copyOnly phase="pre" call=3 call_args={"V": 5} line=170 func=main
-// CHECK-NEXT: api api/copyOnly phase="post" call=3 ret=5 line=170 func=main
-// CHECK-NEXT: watch user/value value=6 line=152 func=value
-// CHECK-NEXT: region user/pinned level=0 line=171 func=main
-// CHECK-NEXT: api api/pinned phase="pre" call=4 call_args={"V": 6} line=171 func=main
-// CHECK-NEXT: api api/pinned phase="post" call=4 line=171 func=main
-// CHECK-NEXT: watch user/value value=7 line=152 func=value
-// CHECK-NEXT: region user/copyonly level=0 line=172 func=main
-// CHECK-NEXT: api api/copyOnly phase="pre" call=5 call_args={"V": 7} line=172 func=main
-// CHECK-NEXT: api api/copyOnly phase="post" call=5 ret=7 line=172 func=main
-// CHECK-NEXT: region user/pick level=0 line=173 func=main
-// CHECK-NEXT: api api/pick phase="pre" call=6 call_args={} line=173 func=main
-// CHECK-NEXT: watch user/value value=0 line=151 func=pick
-// CHECK-NEXT: api api/pick phase="post" call=6 ret=0 line=173 func=main
-// CHECK-NEXT: region user/pick level=0 line=174 func=main
-// CHECK-NEXT: api api/pick phase="pre" call=7 call_args={} line=174 func=main
-// CHECK-NEXT: watch user/value value=9 line=151 func=pick
-// CHECK-NEXT: api api/pick phase="post" call=7 ret=9 line=174 func=main
+// Global, and the address is Global's). The loop over batches() records
+// its fetches and bodies with no move of the range.
+// CHECK:      region user/made level=0 line=177 func=main
+// CHECK-NEXT: watch user/value value=7 line=99 func=Holder::get
+// CHECK-NEXT: watch user/value value=7 line=100 func=Holder::take
+// CHECK-NEXT: watch user/value value=3 line=105 func=fwd
+// CHECK-NEXT: watch user/value value=3 line=106 func=copyOf
+// CHECK-NEXT: watch user/value value=5 line=114 func=Conv::operator int
+// CHECK-NEXT: region user/make level=0 line=186 func=main
+// CHECK-NEXT: api api/use phase="pre" call=1 call_args={"S": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"} line=186 func=main
+// CHECK-NEXT: watch user/value value=5 line=123 func=use
+// CHECK-NEXT: api api/use phase="post" call=1 ret=5 line=186 func=main
+// CHECK-NEXT: region user/make level=0 line=187 func=main
+// CHECK-NEXT: watch user/value value="xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" line=124 func=first
+// CHECK-NEXT: region user/made level=0 line=189 func=main
+// CHECK-NEXT: api api/twice phase="pre" call=2 call_args={"C": 4} line=189 func=main
+// CHECK-NEXT: api api/twice phase="post" call=2 ret=8 line=189 func=main
+// CHECK-NEXT: region user/copyonly level=0 line=190 func=main
+// CHECK-NEXT: api api/copyOnly phase="pre" call=3 call_args={"V": 5} line=190 func=main
+// CHECK-NEXT: api api/copyOnly phase="post" call=3 ret=5 line=190 func=main
+// CHECK-NEXT: watch user/value value=6 line=154 func=value
+// CHECK-NEXT: region user/pinned level=0 line=191 func=main
+// CHECK-NEXT: api api/pinned phase="pre" call=4 call_args={"V": 6} line=191 func=main
+// CHECK-NEXT: api api/pinned phase="post" call=4 line=191 func=main
+// CHECK-NEXT: watch user/value value=7 line=154 func=value
+// CHECK-NEXT: region user/copyonly level=0 line=192 func=main
+// CHECK-NEXT: api api/copyOnly phase="pre" call=5 call_args={"V": 7} line=192 func=main
+// CHECK-NEXT: api api/copyOnly phase="post" call=5 ret=7 line=192 func=main
+// CHECK-NEXT: region user/pick level=0 line=193 func=main
+// CHECK-NEXT: api api/pick phase="pre" call=6 call_args={} line=193 func=main
+// CHECK-NEXT: watch user/value value=0 line=153 func=pick
+// CHECK-NEXT: api api/pick phase="post" call=6 ret=0 line=193 func=main
+// CHECK-NEXT: region user/pick level=0 line=194 func=main
+// CHECK-NEXT: api api/pick phase="pre" call=7 call_args={} line=194 func=main
+// CHECK-NEXT: watch user/value value=9 line=153 func=pick
+// CHECK-NEXT: api api/pick phase="post" call=7 ret=9 line=194 func=main
+// CHECK-NEXT: region user/batch.iter level=0 iter=0 line=195 func=main
+// CHECK-NEXT: watch user/value value=true line=167 func=Batches::It::operator!=
+// CHECK-NEXT: watch user/value value=1 line=165 func=Batches::It::operator*
+// CHECK-NEXT: region user/batch.block level=0 iter=0 line=195 func=main
+// CHECK-NEXT: region user/batch.iter level=0 iter=1 line=195 func=main
+// CHECK-NEXT: watch user/value value=true line=167 func=Batches::It::operator!=
+// CHECK-NEXT: watch user/value value=2 line=165 func=Batches::It::operator*
+// CHECK-NEXT: region user/batch.block level=0 iter=1 line=195 func=main
+// CHECK-NEXT: watch user/value value=false line=167 func=Batches::It::operator!=
 // CHECK-NOT:  {{.}}
