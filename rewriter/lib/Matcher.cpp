@@ -478,6 +478,55 @@ bool iterable(const CXXForRangeStmt *R) {
   return isa<CXXMemberCallExpr>(BI);
 }
 
+bool permittedCopy(const CXXRecordDecl *RD);
+bool mentionsBinding(const Stmt *St);
+bool hasTemporary(const Stmt *St);
+
+/// How the range of range-for `R` goes into sonde::iterate without a copy
+/// or move the loop did not make. An lvalue, or a prvalue the language may
+/// copy anyway, goes in as it is. A prvalue of a class with its own copy,
+/// move or destructor was moved into the wrapper: it goes in as a lambda
+/// that makes it inside (`Made`), unless the lambda would change the range
+/// (the reason is returned: then the fetch is not recorded).
+std::string rangeHandover(const PlanBuilder &B, const CXXForRangeStmt *R,
+                          bool &Made) {
+  Made = false;
+  const Expr *Init = R->getRangeInit();
+  if (!Init || Init->isTypeDependent())
+    return "";
+  const Expr *E = Init->IgnoreImplicit();
+  if (!E->isPRValue())
+    return "";
+  const CXXRecordDecl *RD = E->getType()->getAsCXXRecordDecl();
+  if (!RD || permittedCopy(RD))
+    return "";
+  if (mentionsBinding(E) || E->containsUnexpandedParameterPack())
+    return "the range is a temporary made from a structured binding, "
+           "__func__ or a parameter pack, which sonde::iterate could only "
+           "move in";
+  if (B.LO.CPlusPlus23 && hasTemporary(E))
+    return "in C++23 the temporaries inside the range live as long as the "
+           "loop, which making the range inside sonde::iterate would end";
+  Made = true;
+  return "";
+}
+
+/// Wraps the range of `R` in `Fn(Args, range)`, or `FnMade(Args, [&]() ->
+/// decltype(auto) { return range; })` when it is made in place.
+void wrapRangeInit(PlanBuilder &B, const CXXForRangeStmt *R, bool Made,
+                   llvm::StringRef Fn, Code Args) {
+  Code Open("::sonde::");
+  Open += Fn.str() + (Made ? "Made(" : "(");
+  Open += Args;
+  if (!Made) {
+    Open += ", ";
+    B.wrapExpr(R->getRangeInit(), Open, ")");
+    return;
+  }
+  Open += ", [&]() -> decltype(auto) { return ";
+  B.wrapExprInLambda(R->getRangeInit(), Open, "; })");
+}
+
 /// Whether `St` is `Scope` or inside it.
 bool inside(const PlanBuilder &B, const FunctionFacts &Fx, const Stmt *St,
             const Stmt *Scope) {
@@ -572,17 +621,28 @@ private:
     std::string Base = loopBase(Pr, I);
     RideAlong A = rideAlong(B, Fx, Pr, F, Body, false, L->getBeginLoc());
     auto *R = dyn_cast<CXXForRangeStmt>(L);
+    bool Made = false;
+    bool Iterable = R && iterable(R);
+    if (Iterable && Pr.Mode == ModeKind::Region) {
+      std::string Why = rangeHandover(B, R, Made);
+      if (!Why.empty()) {
+        B.note(L->getBeginLoc(), SourceNote::Warning,
+               "probe '" + Pr.At + "': " + Why + "; '" + Base +
+                   ".iter' (the fetch) is not recorded, only '" + Base +
+                   ".block'",
+               "sonde-copy");
+        Iterable = false;
+      }
+    }
     if (R && A.empty() && Pr.Q.Context.empty() && Pr.When.empty() &&
-        Pr.Every <= 1 && Pr.Mode == ModeKind::Region && iterable(R) &&
+        Pr.Every <= 1 && Pr.Mode == ModeKind::Region && Iterable &&
         B.editable(R->getRangeInit())) {
       // A range-for records the fetch (`.iter`) and the body (`.block`).
       SiteRef Fetch = B.addSite(Pr, F, "loop", Base + ".iter", "iter",
                                 L->getBeginLoc(), I.spelling());
       SiteRef Block = B.addSite(Pr, F, "loop", Base + ".block", "block",
                                 L->getBeginLoc(), I.spelling());
-      B.wrapExpr(R->getRangeInit(),
-                 "::sonde::iterate(" + Fetch.Var + ", " + Block.Var + ", ",
-                 ")");
+      wrapRangeInit(B, R, Made, "iterate", Code(Fetch.Var + ", " + Block.Var));
       return;
     }
     if (R && Pr.Mode == ModeKind::Region && !iterable(R) && R->getRangeInit() &&
@@ -597,7 +657,7 @@ private:
     SiteRef Block = B.addSite(Pr, F, "loop", Base + ".block", "block",
                               L->getBeginLoc(), I.spelling(), "", A.Names);
     Code G = B.guard(Pr, F, Block);
-    if (R && Pr.Mode == ModeKind::Region && iterable(R) &&
+    if (R && Pr.Mode == ModeKind::Region && Iterable &&
         B.editable(R->getRangeInit())) {
       // The body carries args or a guard: the fetch is recorded on its own,
       // in context frames only (the loop's own names are not in scope in
@@ -610,10 +670,9 @@ private:
           On += " && ";
         On += "::sonde::inFrame(" + B.frameVar(C) + ")";
       }
-      Code Open("::sonde::iterateFetch(");
-      Open += On.empty() ? Code("true") : On;
-      Open += ", " + Fetch.Var + ", ";
-      B.wrapExpr(R->getRangeInit(), Open, ")");
+      Code Args = On.empty() ? Code("true") : On;
+      Args += ", " + Fetch.Var;
+      wrapRangeInit(B, R, Made, "iterateFetch", Args);
     }
     std::string LoopVar = "sonde_loop_" + Block.Tag;
     if (!B.wrapStatement(L,
@@ -776,14 +835,22 @@ bool movableClass(const CXXRecordDecl *RD) {
          RD->implicitCopyConstructorHasConstParam();
 }
 
+/// Whether the language may copy a `RD` object it returns or passes
+/// ([class.temporary]/3): trivially copyable with a trivial destructor, so
+/// one more copy is one that could have been made anyway, with no effect.
+bool permittedCopy(const CXXRecordDecl *RD) {
+  return RD && RD->hasDefinition() && RD->isTriviallyCopyable() &&
+         RD->hasTrivialDestructor();
+}
+
 /// Why `#value` cannot pass returned expression `E` (`Bare` without its
 /// implicit nodes) of a function returning `RT` through a watch, or "".
 std::string whyNotPassable(const PlanBuilder &B, const Probe &Pr,
                            const RideAlong &A, QualType RT, const Expr *E,
-                           const Expr *Bare) {
-  if (!A.empty() || (isGuarded(Pr) && RT->isReferenceType()))
-    return "'#value' with captures, or guarded on a reference, needs "
-           "'return x;' of a local";
+                           const Expr *Bare, StringRef &Flag) {
+  Flag = "sonde-unsupported";
+  if (!A.empty())
+    return "'#value' with captures needs 'return x;' of a local";
   auto *Construct = dyn_cast<CXXConstructExpr>(Bare);
   bool Braced = Construct && Construct->isListInitialization() &&
                 !isa<CXXTemporaryObjectExpr>(Construct);
@@ -798,12 +865,44 @@ std::string whyNotPassable(const PlanBuilder &B, const Probe &Pr,
       return "the returned reference is a bit-field";
     return "";
   }
-  if (RT->isScalarType())
+  // The wrappers take the expression as written: an implicit conversion
+  // happens after them, on what they return.
+  const Expr *Written = E->IgnoreUnlessSpelledInSource();
+  if (RT->isScalarType()) {
+    // passValue would take the written expression by value: a class object
+    // converted to the scalar would be copied first.
+    if (Written->getType()->isRecordType()) {
+      Flag = "sonde-copy";
+      return "the returned value is converted from a class object, which a "
+             "watch would copy";
+    }
     return "";
-  bool SameType = B.Ctx.hasSameUnqualifiedType(E->getType(), RT);
-  if (!SameType || !movableClass(RT->getAsCXXRecordDecl()))
+  }
+  bool SameType = B.Ctx.hasSameUnqualifiedType(E->getType(), RT) &&
+                  B.Ctx.hasSameUnqualifiedType(Written->getType(), RT);
+  if (!movableClass(RT->getAsCXXRecordDecl()))
     return "the returned object cannot pass through a watch unchanged (it "
            "cannot be copied or moved)";
+  if (!SameType) {
+    // The wrapper would take (and copy) the object before its conversion.
+    Flag = "sonde-copy";
+    return "the returned value is converted to '" +
+           RT.getUnqualifiedType().getAsString() +
+           "' from another type, which a watch would copy";
+  }
+  // A glvalue passes through passRef: the return object is then made from
+  // the same object by the same constructor as before.
+  if (Written->isGLValue())
+    return "";
+  // A prvalue is made in place (guaranteed copy elision): passValue would
+  // copy or move it, which the program never did. Only a class the
+  // language may copy when it returns it (trivially copyable, trivial
+  // destructor: [class.temporary]/3) passes.
+  Flag = "sonde-copy";
+  if (!permittedCopy(RT->getAsCXXRecordDecl()))
+    return "the returned '" + RT.getUnqualifiedType().getAsString() +
+           "' is made in place (guaranteed copy elision) and a watch would "
+           "copy or move it; return a local by name to watch it";
   return "";
 }
 
@@ -842,17 +941,23 @@ public:
             !isa<CXXTemporaryObjectExpr>(CE))
           Bare = CE->getArg(0)->IgnoreImplicit()->IgnoreParens();
       auto *DRE = dyn_cast<DeclRefExpr>(Bare);
-      bool Local = DRE && isa<VarDecl>(DRE->getDecl()) &&
-                   cast<VarDecl>(DRE->getDecl())->isLocalVarDeclOrParm() &&
-                   !DRE->getDecl()->getType()->isReferenceType();
+      // A local returned by name is watched before `return x;`. A reference
+      // to a class returned by value too: in C++20 `return r;` of an rvalue
+      // reference moves, which passing it through passRef would turn into
+      // a copy.
+      bool Local =
+          DRE && isa<VarDecl>(DRE->getDecl()) &&
+          cast<VarDecl>(DRE->getDecl())->isLocalVarDeclOrParm() &&
+          (!DRE->getDecl()->getType()->isReferenceType() || RT->isRecordType());
       RideAlong A = rideAlong(B, Fx, Pr, F, RS, false, RS->getBeginLoc());
       // Every reason to skip is decided before the site exists (a skipped
       // site would be an unused variable, an error under -Werror).
+      StringRef Flag;
       std::string Why = Local && !RT->isReferenceType()
                             ? std::string()
-                            : whyNotPassable(B, Pr, A, RT, E, Bare);
+                            : whyNotPassable(B, Pr, A, RT, E, Bare, Flag);
       if (!Why.empty()) {
-        B.skipped(RS->getBeginLoc(), Pr, Why, "sonde-unsupported");
+        B.skipped(RS->getBeginLoc(), Pr, Why, Flag);
         continue;
       }
       SiteRef R = B.addSite(Pr, F, "watch", Name, "return", RS->getBeginLoc(),
@@ -865,8 +970,19 @@ public:
                           Pr.Index);
         continue;
       }
-      if (RT->isReferenceType()) {
-        B.wrapExpr(E, "::sonde::passRef(" + R.Var + ", ", ")", Pr.Index);
+      // A reference, or a class glvalue a constructor copies or moves from:
+      // the same object passes through.
+      if (RT->isReferenceType() ||
+          (RT->isRecordType() &&
+           E->IgnoreUnlessSpelledInSource()->isGLValue())) {
+        if (G.empty()) {
+          B.wrapExpr(E, "::sonde::passRef(" + R.Var + ", ", ")", Pr.Index);
+          continue;
+        }
+        Code Open("::sonde::passRefIf(");
+        Open += G;
+        Open += ", " + R.Var + ", ";
+        B.wrapExpr(E, Open, ")", Pr.Index);
         continue;
       }
       if (G.empty()) {
@@ -1325,6 +1441,29 @@ void forEachCall(PlanBuilder &B, const FunctionFacts &Fx, const Probe &Pr,
   }
 }
 
+/// Whether a value of type `T` can hold an address: a pointer, a
+/// reference, or a class or array with one inside (a class that is not
+/// defined yet is taken to).
+bool holdsPointer(QualType T) {
+  T = T.getCanonicalType();
+  if (T->isPointerType() || T->isReferenceType() || T->isMemberPointerType())
+    return true;
+  if (const ArrayType *AT = T->getAsArrayTypeUnsafe())
+    return holdsPointer(AT->getElementType());
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  if (!RD)
+    return false;
+  if (!RD->hasDefinition())
+    return true;
+  for (const CXXBaseSpecifier &Base : RD->bases())
+    if (holdsPointer(Base.getType()))
+      return true;
+  for (const FieldDecl *FD : RD->fields())
+    if (holdsPointer(FD->getType()))
+      return true;
+  return false;
+}
+
 /// Why wrapping call `CE` in a lambda would change its meaning, or "".
 std::string whyNotWrappable(const CallExpr *CE) {
   const FunctionDecl *FD = CE->getDirectCallee();
@@ -1338,8 +1477,22 @@ std::string whyNotWrappable(const CallExpr *CE) {
     return "its arguments expand a parameter pack";
   if (mentionsBinding(CE))
     return "it names a structured binding or __func__";
-  if (RefResult && hasTemporary(CE))
-    return "it returns a reference and has a temporary argument";
+  // The lambda ends the temporaries of the arguments with its return
+  // statement, not with the original full-expression: a result that may
+  // point into one (a reference, a pointer, a trivially copyable class that
+  // holds one, such as a string_view or an iterator) would dangle. A class
+  // with its own copy or destructor (a string, a tensor) is taken to own
+  // what it holds.
+  QualType Result = FD ? FD->getReturnType() : CE->getType();
+  bool MayPointIn =
+      RefResult || Result->isPointerType() || Result->isMemberPointerType() ||
+      (Result->isRecordType() && permittedCopy(Result->getAsCXXRecordDecl()) &&
+       holdsPointer(Result));
+  if (MayPointIn && hasTemporary(CE))
+    return RefResult ? "it returns a reference and has a temporary argument"
+                     : "it has a temporary argument and its result ('" +
+                           Result.getUnqualifiedType().getAsString() +
+                           "') may point into it";
   if (QualifiedThisCall)
     return "it is a qualified call of a member of this class";
   return "";
@@ -1444,7 +1597,7 @@ private:
     else
       Open += G;
     Open += ", " + R.Var + ", [&]() -> decltype(auto) { return ";
-    B.wrapExpr(CE, Open, "; })", Pr.Index);
+    B.wrapExprInLambda(CE, Open, "; })", Pr.Index);
   }
 };
 
@@ -1757,7 +1910,7 @@ private:
     Open += ", " + R.Var + ", " + std::to_string(Total) + ", " +
             std::to_string(Wrapped) + ", [&](::sonde::ApiCall &" +
             (Wrapped ? Var : "") + ") -> decltype(auto) { return ";
-    B.wrapExpr(CE, Open, "; })", Pr.Index);
+    B.wrapExprInLambda(CE, Open, "; })", Pr.Index);
   }
 };
 

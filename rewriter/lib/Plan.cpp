@@ -557,8 +557,32 @@ bool PlanBuilder::wrapExpr(const Expr *E, Code Open, Code Close,
                            unsigned ProbeIndex) {
   if (!editable(E))
     return false;
+  // A comma expression where the grammar allows one unparenthesized
+  // (`return ++p, *this;`) would become two arguments of the wrapper.
+  const Expr *Bare = E->IgnoreImplicit();
+  bool Comma = false;
+  if (auto *BO = dyn_cast<BinaryOperator>(Bare))
+    Comma = BO->getOpcode() == BO_Comma;
+  else if (auto *OC = dyn_cast<CXXOperatorCallExpr>(Bare))
+    Comma = OC->getOperator() == OO_Comma;
+  if (Comma) {
+    Open += "(";
+    Code Inner(")");
+    Inner += Close;
+    Close = std::move(Inner);
+  }
   wrapRange(offset(E->getBeginLoc()), afterToken(E->getEndLoc()),
             std::move(Open), std::move(Close), ProbeIndex);
+  return true;
+}
+
+bool PlanBuilder::wrapExprInLambda(const Expr *E, Code Open, Code Close,
+                                   unsigned ProbeIndex) {
+  unsigned First = NextSeq;
+  if (!wrapExpr(E, std::move(Open), std::move(Close), ProbeIndex))
+    return false;
+  for (unsigned Seq = First; Seq < NextSeq; ++Seq)
+    LambdaSeqs.insert(Seq);
   return true;
 }
 
@@ -645,13 +669,17 @@ Plan PlanBuilder::finish() {
     }
   }
   // Closers of constructs with the same extent close in the reverse order
-  // of their openers, so that every pair nests.
+  // of their openers, so that every pair nests; lambda wrappers are the
+  // innermost of their extent (wrapExprInLambda).
   auto IsCloser = [](const Insertion &I) {
     return I.Rank >= rank::CloserBase && I.Rank <= rank::CloserMax;
   };
   llvm::sort(P.Insertions, [&](const Insertion &A, const Insertion &B) {
     if (std::tie(A.Offset, A.Rank) != std::tie(B.Offset, B.Rank))
       return std::tie(A.Offset, A.Rank) < std::tie(B.Offset, B.Rank);
+    bool LA = LambdaSeqs.count(A.Seq), LB = LambdaSeqs.count(B.Seq);
+    if (LA != LB)
+      return IsCloser(A) ? LA : LB;
     return IsCloser(A) ? A.Seq > B.Seq : A.Seq < B.Seq;
   });
   std::map<unsigned, unsigned> IndexOfSeq;

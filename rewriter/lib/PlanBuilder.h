@@ -207,6 +207,14 @@ public:
   /// Wraps expression `E` in `Open E Close`.
   bool wrapExpr(const clang::Expr *E, Code Open, Code Close,
                 unsigned ProbeIndex = 0);
+  /// Wraps expression `E` in a lambda that evaluates it (`Open` ends with
+  /// `{ return `). Among wrappers of the same extent the lambda is the
+  /// innermost: a wrapper that passes a reference through (`arg`,
+  /// `passRef`) stays outside it, where the temporaries it refers to live
+  /// to the end of the original full-expression, never inside, where they
+  /// would die with the lambda's return statement.
+  bool wrapExprInLambda(const clang::Expr *E, Code Open, Code Close,
+                        unsigned ProbeIndex = 0);
 
   //--- Context frames -------------------------------------------------------
 
@@ -244,6 +252,8 @@ private:
   /// nest, and records the pair for the nesting checks.
   void wrapRange(unsigned Begin, unsigned End, Code Open, Code Close,
                  unsigned ProbeIndex = 0);
+  /// The insertions (by Seq) of lambda wrappers: innermost at one extent.
+  llvm::DenseSet<unsigned> LambdaSeqs;
   unsigned NextSeq = 0;
   llvm::DenseSet<const clang::Stmt *> Braced;
   std::map<const clang::FunctionDecl *, FunctionFacts> Facts;

@@ -42,6 +42,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -846,8 +847,10 @@ private:
 ///   for (auto &Batch : sonde::iterate(FetchSite, BlockSite, *Loader))
 ///
 /// An rvalue range is moved into the wrapper, so `for (x : make())` keeps
-/// its temporary alive exactly as the plain loop does. Without a `Body`
-/// site only the fetch is recorded (see iterateFetch), and `On` false
+/// its temporary alive exactly as the plain loop does; the engine passes a
+/// prvalue of a class with its own copy, move or destructor as a lambda
+/// (iterateMade), so that it is made in the wrapper, not moved. Without a
+/// `Body` site only the fetch is recorded (see iterateFetch), and `On` false
 /// records nothing.
 namespace rt {
 namespace detail {
@@ -879,6 +882,9 @@ template <class R> decltype(auto) rangeEnd(R &Range) {
 } // namespace detail
 } // namespace rt
 
+/// Tag of the Iterated constructor that makes its range in place.
+struct MadeRange {};
+
 template <class R> class Iterated {
   using Inner = decltype(rt::detail::rangeBegin(std::declval<R &>()));
   using InnerEnd = decltype(rt::detail::rangeEnd(std::declval<R &>()));
@@ -886,6 +892,12 @@ template <class R> class Iterated {
 public:
   Iterated(bool On, const Site &Fetch, const Site *Body, R &&Range) noexcept
       : Range(std::forward<R>(Range)), Fetch(Fetch), Body(Body), On(On) {}
+  /// The range is the prvalue `Make()` returns, made in place (guaranteed
+  /// copy elision): a range the loop would have made as a temporary is
+  /// neither copied nor moved (see iterateMade).
+  template <class F>
+  Iterated(MadeRange, bool On, const Site &Fetch, const Site *Body, F &&Make)
+      : Range(static_cast<F &&>(Make)()), Fetch(Fetch), Body(Body), On(On) {}
   ~Iterated() { closeBody(); }
   Iterated(const Iterated &) = delete;
   Iterated &operator=(const Iterated &) = delete;
@@ -893,10 +905,13 @@ public:
   class iterator {
   public:
     iterator(Inner It, Iterated *Owner) : It(std::move(It)), Owner(Owner) {}
+    /// The element comes out as `*It` gives it: the same reference, or a
+    /// prvalue made in place (holding it in a local to record the fetch
+    /// first cost a move). The fetch is recorded once it is made, unless
+    /// `*It` throws.
     decltype(auto) operator*() {
-      decltype(auto) V = *It;
-      Owner->fetched();
-      return V;
+      Fetched Done{Owner, std::uncaught_exceptions()};
+      return *It;
     }
     iterator &operator++() {
       Owner->closeBody();
@@ -909,6 +924,14 @@ public:
     }
 
   private:
+    struct Fetched {
+      Iterated *Owner;
+      int Uncaught;
+      ~Fetched() {
+        if (std::uncaught_exceptions() == Uncaught)
+          Owner->fetched();
+      }
+    };
     Inner It;
     Iterated *Owner;
   };
@@ -964,6 +987,17 @@ private:
 template <class R>
 Iterated<R> iterate(const Site &Fetch, const Site &Body, R &&Range) noexcept {
   return Iterated<R>(true, Fetch, &Body, std::forward<R>(Range));
+}
+
+/// iterate() over a prvalue range of a class with its own copy, move or
+/// destructor, which the engine hands over as a lambda that makes it
+/// (`[&]() -> decltype(auto) { return make(); }`): the range is made inside
+/// the wrapper, where iterate() would have moved it in.
+template <class F>
+Iterated<decltype(std::declval<F &>()())>
+iterateMade(const Site &Fetch, const Site &Body, F &&Make) {
+  return Iterated<decltype(std::declval<F &>()())>(
+      MadeRange{}, true, Fetch, &Body, static_cast<F &&>(Make));
 }
 
 //===----------------------------------------------------------------------===//
@@ -1184,7 +1218,10 @@ private:
   int Count;
 };
 
-/// `#value` on a return of a scalar or a prvalue: watches and returns it.
+/// `#value` on a return of a scalar, or of a prvalue of a class the
+/// language may copy anyway (trivially copyable, trivial destructor): the
+/// engine never passes a class whose copy or move the program would not
+/// make (passRef takes glvalues; other prvalues are skipped).
 template <class T> SONDE_ALWAYS_INLINE T passValue(const Site &S, T V) {
   watchAny(S, V);
   return V;
@@ -1205,12 +1242,28 @@ SONDE_ALWAYS_INLINE T &&passRef(const Site &S, T &&V) noexcept {
   return static_cast<T &&>(V);
 }
 
+/// `#value` through a reference with a run-time guard.
+template <class T>
+SONDE_ALWAYS_INLINE T &&passRefIf(bool On, const Site &S, T &&V) noexcept {
+  if (On)
+    watchAny(S, V);
+  return static_cast<T &&>(V);
+}
+
 /// A range-for whose body is recorded separately (a CondIteration with
 /// args or a guard): records only `<name>.iter`, the fetch, per iteration,
 /// and only when `On`.
 template <class R>
 Iterated<R> iterateFetch(bool On, const Site &Fetch, R &&Range) noexcept {
   return Iterated<R>(On, Fetch, nullptr, std::forward<R>(Range));
+}
+
+/// iterateFetch() over a prvalue range made in place (see iterateMade).
+template <class F>
+Iterated<decltype(std::declval<F &>()())>
+iterateFetchMade(bool On, const Site &Fetch, F &&Make) {
+  return Iterated<decltype(std::declval<F &>()())>(
+      MadeRange{}, On, Fetch, nullptr, static_cast<F &&>(Make));
 }
 
 /// A call site nested in a larger expression: a region around exactly the
@@ -1309,10 +1362,7 @@ public:
     } else if constexpr (watchable<R>() &&
                          std::is_move_constructible<R>::value &&
                          !std::is_const<R>::value) {
-      // The result is kept to be recorded, then returned (NRVO or a move).
-      R V = static_cast<F &&>(Fn)(*this);
-      post(&V);
-      return V;
+      return kept<R>(static_cast<F &&>(Fn));
     } else {
       // Not recordable: returned directly; the destructor writes the post.
       Direct = true;
@@ -1322,6 +1372,17 @@ public:
   }
 
 private:
+  /// Runs the call into a local that is recorded, then returned. The local
+  /// is the result object itself (NRVO: one local, one return, in a
+  /// function of its own; in run() beside its other returns, neither clang
+  /// nor g++ elided it and the result was moved once), so a class result is
+  /// neither copied nor moved (test/lit/exec/lifetime.cpp counts them).
+  template <class R, class F> SONDE_ALWAYS_INLINE R kept(F &&Fn) {
+    R V = static_cast<F &&>(Fn)(*this);
+    post(&V);
+    return V;
+  }
+
   using Writer = void (*)(ValueWriter &, const void *, Summary) noexcept;
   struct Slot {
     const void *P;

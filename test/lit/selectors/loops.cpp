@@ -36,10 +36,10 @@ int train_epoch(const std::vector<int> &data) {
     sum += batch;
   }
   // CHECK: {{^}}  ::sonde::watchAny(sonde_site_[[W]], sonde_i_[[W]]);} }
-  // Range-for over a temporary: the temporary moves into the wrapper.
+  // Range-for over a temporary: made in place by a lambda (it was moved).
   for (int batch : loader())
     sum += batch;
-  // CHECK: {{^}}  { ::sonde::Loop sonde_loop_[[W2:[0-9a-f]+]](sonde_site_[[W2]]); for (int batch : ::sonde::iterate(sonde_site_{{[0-9a-f]+}}, sonde_site_{{[0-9a-f]+}}, loader()))
+  // CHECK: {{^}}  { ::sonde::Loop sonde_loop_[[W2:[0-9a-f]+]](sonde_site_[[W2]]); for (int batch : ::sonde::iterateMade(sonde_site_{{[0-9a-f]+}}, sonde_site_{{[0-9a-f]+}}, [&]() -> decltype(auto) { return loader(); }))
   return sum;
 }
 
