@@ -67,7 +67,7 @@
 #endif
 
 /// The ABI token of this header's ring layout (see attachThread).
-extern "C" const char sonde_abi_v2;
+extern "C" const char sonde_abi_v3;
 
 namespace sonde {
 
@@ -178,9 +178,19 @@ struct RecHeader {
   uint16_t Size; ///< bytes, header included
   RecType Type;
   uint8_t Aux;
-  uint32_t Site; ///< dense site id
+  /// The dense site id; on Instant and Watch records, the top bits above
+  /// SiteIdBits carry the record's nesting level (see levelBits).
+  uint32_t Site;
 };
 static_assert(sizeof(RecHeader) == 8, "record header is one word");
+
+/// Dense site ids fit in this many bits (the registry gives out fewer).
+constexpr unsigned SiteIdBits = 24;
+constexpr uint32_t SiteIdMask = (1u << SiteIdBits) - 1;
+/// The deepest nesting level a record carries: regions keep it in Aux,
+/// instants and watches in the bits of RecHeader::Site above SiteIdBits.
+constexpr uint32_t MaxLevel = 0xffu;
+static_assert(MaxLevel == (~0u >> SiteIdBits), "a level fills the top bits");
 
 /// Tags of the raw value encoding used by watches and args.
 enum class ValueTag : uint8_t {
@@ -236,7 +246,7 @@ extern __thread ThreadState *Current __attribute__((tls_model("initial-exec")));
 ///
 /// The ring layout is versioned: inline code passes the version's token to
 /// attachThread, so a program compiled against another sonde.h fails to
-/// link ("undefined reference to sonde_abi_v2") instead of misreading the
+/// link ("undefined reference to sonde_abi_v3") instead of misreading the
 /// rings. Bump the version when ThreadState or a record layout changes.
 ThreadState *attachThread(const char &AbiToken) noexcept;
 uint32_t registerSite(const Site &S) noexcept;
@@ -260,7 +270,7 @@ SONDE_ALWAYS_INLINE uint32_t activeId(const Site &S) noexcept {
 SONDE_ALWAYS_INLINE ThreadState *thread() noexcept {
   ThreadState *T = Current;
   if (SONDE_UNLIKELY(!T))
-    T = attachThread(sonde_abi_v2);
+    T = attachThread(sonde_abi_v3);
   return T;
 }
 
@@ -300,6 +310,15 @@ SONDE_ALWAYS_INLINE void put64(char *P, uint64_t V) noexcept {
   std::memcpy(P, &V, sizeof V);
 }
 
+/// The thread's nesting level (its open regions) in the header bits of an
+/// Instant or Watch record: with it the reader puts the record inside or
+/// before a region that starts on the same clock tick, in program order.
+/// One load from the line `reserve` just read; no store.
+SONDE_ALWAYS_INLINE uint32_t levelBits(const ThreadState *T) noexcept {
+  uint32_t D = T->Depth;
+  return (D < MaxLevel ? D : MaxLevel) << SiteIdBits;
+}
+
 } // namespace detail
 } // namespace rt
 
@@ -310,7 +329,12 @@ SONDE_ALWAYS_INLINE void put64(char *P, uint64_t V) noexcept {
 /// The raw timestamp: the TSC where there is one. Converted to nanoseconds
 /// off the hot path, with anchors the writer records in the trace.
 SONDE_ALWAYS_INLINE uint64_t now() noexcept {
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(SONDE_TEST_CLOCK)
+  // Tests only (test/programs/ProgramOrder.cpp): the program's records take
+  // their time from a function it defines, to force equal or backward
+  // times. No library or tool is built with it.
+  return SONDE_TEST_CLOCK();
+#elif defined(__x86_64__) || defined(__i386__)
   // The builtin, not <x86intrin.h>: that header costs every instrumented
   // translation unit about 0.35 s of compile time.
   return __builtin_ia32_rdtsc();
@@ -570,7 +594,7 @@ SONDE_ALWAYS_INLINE void close(ThreadState *T, uint64_t End,
   if (SONDE_UNLIKELY(D >= MaxDepth))
     return;
   const OpenRegion &R = T->Stack[D];
-  uint8_t Level = D < 255 ? static_cast<uint8_t>(D) : 255;
+  uint8_t Level = static_cast<uint8_t>(D < MaxLevel ? D : MaxLevel);
   if (Iteration == ~uint64_t(0)) {
     if (char *P = reserve(T, 24)) {
       putHeader(P, 24, RecType::Region, Level, R.Site);
@@ -603,7 +627,8 @@ SONDE_ALWAYS_INLINE void instant(const Site &S) noexcept {
     return;
   rt::ThreadState *T = rt::detail::thread();
   if (char *P = rt::detail::reserve(T, 16)) {
-    rt::detail::putHeader(P, 16, rt::RecType::Instant, 0, Id);
+    rt::detail::putHeader(P, 16, rt::RecType::Instant, 0,
+                          Id | rt::detail::levelBits(T));
     rt::detail::put64(P + 8, now());
     rt::detail::commit(T, 16);
   }
@@ -625,7 +650,7 @@ template <class T> inline void watch(const Site &S, const T &V) noexcept {
   uint32_t Size = rt::detail::align8(W.position() - P);
   // Aux 0: a structured value follows the time (scalars use watchScalar).
   rt::detail::putHeader(P, static_cast<uint16_t>(Size), rt::RecType::Watch, 0,
-                        Id);
+                        Id | rt::detail::levelBits(Th));
   rt::detail::put64(P + 8, Tsc);
   rt::detail::commit(Th, Size);
 }
@@ -658,7 +683,7 @@ watchScalar(const Site &S, T V) noexcept {
     // A scalar watch keeps its tag in Aux and its 8 bytes after the time.
     rt::detail::putHeader(P, 24, rt::RecType::Watch,
                           static_cast<uint8_t>(0x80 | static_cast<int>(Tag)),
-                          Id);
+                          Id | rt::detail::levelBits(Th));
     rt::detail::put64(P + 8, now());
     rt::detail::put64(P + 16, Bits);
     rt::detail::commit(Th, 24);
@@ -730,7 +755,8 @@ private:
   void mark(uint8_t Which) noexcept {
     rt::ThreadState *T = rt::detail::thread();
     if (char *P = rt::detail::reserve(T, 16)) {
-      rt::detail::putHeader(P, 16, rt::RecType::Instant, Which, Id);
+      rt::detail::putHeader(P, 16, rt::RecType::Instant, Which,
+                            Id | rt::detail::levelBits(T));
       rt::detail::put64(P + 8, now());
       rt::detail::commit(T, 16);
     }
@@ -993,7 +1019,7 @@ namespace detail {
 SONDE_ALWAYS_INLINE void mark(ThreadState *T, uint8_t Which, uint32_t Id,
                               uint64_t Tsc) noexcept {
   if (char *P = reserve(T, 16)) {
-    putHeader(P, 16, RecType::Instant, Which, Id);
+    putHeader(P, 16, RecType::Instant, Which, Id | levelBits(T));
     put64(P + 8, Tsc);
     commit(T, 16);
   }
@@ -1381,7 +1407,7 @@ private:
                                        ValueWriter &W, uint64_t Tsc) noexcept {
     uint32_t Size = rt::detail::align8(W.position() - P);
     rt::detail::putHeader(P, static_cast<uint16_t>(Size), rt::RecType::Watch, 0,
-                          Id);
+                          Id | rt::detail::levelBits(T));
     rt::detail::put64(P + 8, Tsc);
     rt::detail::commit(T, Size);
   }
