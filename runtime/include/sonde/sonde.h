@@ -587,6 +587,13 @@ SONDE_ALWAYS_INLINE void open(ThreadState *T, uint32_t Id, uint64_t Start,
     T->Stack[D] = OpenRegion{Id, HasArgs, Start};
 }
 
+/// Closes the innermost region without recording it.
+SONDE_ALWAYS_INLINE void discard(ThreadState *T) noexcept {
+  uint32_t D = --T->Depth;
+  if (SONDE_LIKELY(D < MaxDepth) && SONDE_UNLIKELY(T->Stack[D].HasArgs))
+    popArgs(T, T->Stack[D].Site, now());
+}
+
 /// Closes the innermost region and records it.
 SONDE_ALWAYS_INLINE void close(ThreadState *T, uint64_t End,
                                uint64_t Iteration = ~uint64_t(0)) noexcept {
@@ -871,6 +878,11 @@ private:
 ///
 ///   for (auto &Batch : sonde::iterate(FetchSite, BlockSite, *Loader))
 ///
+/// The fetch is open while the iterator advances, so what the fetch records
+/// (a dataset's `get`, its transforms) nests inside it, one level deeper.
+/// The advance that finds the end is no iteration: it is recorded only when
+/// something was recorded inside it (so that keeps its parent).
+///
 /// An rvalue range is moved into the wrapper, so `for (x : make())` keeps
 /// its temporary alive exactly as the plain loop does. Without a `Body`
 /// site only the fetch is recorded (see iterateFetch), and `On` false
@@ -882,7 +894,10 @@ template <class R> class Iterated {
 public:
   Iterated(bool On, const Site &Fetch, const Site *Body, R &&Range) noexcept
       : Range(std::forward<R>(Range)), Fetch(Fetch), Body(Body), On(On) {}
-  ~Iterated() { closeBody(); }
+  ~Iterated() {
+    endFetch();
+    closeBody();
+  }
   Iterated(const Iterated &) = delete;
   Iterated &operator=(const Iterated &) = delete;
 
@@ -896,12 +911,15 @@ public:
     }
     iterator &operator++() {
       Owner->closeBody();
-      Owner->FetchStart = now();
+      Owner->startFetch();
       ++It;
       return *this;
     }
     template <class E> bool operator!=(const E &End) const {
-      return It != End;
+      bool More = It != End;
+      if (!More)
+        Owner->endFetch();
+      return More;
     }
 
   private:
@@ -910,20 +928,28 @@ public:
   };
 
   iterator begin() {
-    FetchStart = now();
+    startFetch();
     return iterator(std::begin(Range), this);
   }
   InnerEnd end() { return std::end(Range); }
 
 private:
+  void startFetch() noexcept {
+    if (!On)
+      return;
+    if (uint32_t Id = rt::detail::activeId(Fetch)) {
+      FetchThread = rt::detail::thread();
+      FetchMark = FetchThread->Published.load(std::memory_order_relaxed);
+      rt::detail::open(FetchThread, Id, now());
+    }
+  }
   void fetched() noexcept {
     if (!On)
       return;
     uint64_t Tsc = now();
-    if (uint32_t Id = rt::detail::activeId(Fetch)) {
-      rt::ThreadState *T = rt::detail::thread();
-      rt::detail::open(T, Id, FetchStart);
-      rt::detail::close(T, Tsc, Index);
+    if (FetchThread) {
+      rt::detail::close(FetchThread, Tsc, Index);
+      FetchThread = nullptr;
     }
     if (!Body)
       return;
@@ -931,6 +957,17 @@ private:
       BodyThread = rt::detail::thread();
       rt::detail::open(BodyThread, Id, Tsc);
     }
+  }
+  /// The fetch found the end (or threw): recorded only around records made
+  /// inside it.
+  void endFetch() noexcept {
+    if (!FetchThread)
+      return;
+    if (FetchThread->Published.load(std::memory_order_relaxed) != FetchMark)
+      rt::detail::close(FetchThread, now(), Index);
+    else
+      rt::detail::discard(FetchThread);
+    FetchThread = nullptr;
   }
   void closeBody() noexcept {
     if (BodyThread) {
@@ -944,8 +981,9 @@ private:
   const Site &Fetch;
   const Site *Body;
   bool On;
-  uint64_t FetchStart = 0;
   uint64_t Index = 0;
+  uint64_t FetchMark = 0;
+  rt::ThreadState *FetchThread = nullptr;
   rt::ThreadState *BodyThread = nullptr;
 };
 
