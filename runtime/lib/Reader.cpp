@@ -62,6 +62,7 @@ public:
   /// cannot trust and says so once (Trace::Problem).
   std::string Corrupt;
   size_t MoreCorrupt = 0;
+  std::string TimeProblem; ///< times out of range, set by finish()
   std::unordered_map<uint32_t, std::string> Strings;
   std::map<uint32_t, ThreadDecode> Threads;
   std::vector<ClockAnchor> &Anchors = T.Anchors;
@@ -374,24 +375,35 @@ void Decoder::events(Cursor &C) {
 void Decoder::block(Block B, Cursor &C, bool Torn) {
   switch (B) {
   case Block::Process: {
+    const uint8_t *At = C.pos();
     ProcessInfo &P = T.Process;
     P.Pid = C.varint();
     P.PPid = C.varint();
     P.Rank = static_cast<int64_t>(C.varint());
     P.Host = readStr(C);
     P.Program = readStr(C);
-    P.StartNs = static_cast<int64_t>(C.varint());
+    uint64_t Start = C.varint();
+    P.StartNs = static_cast<int64_t>(std::min<uint64_t>(Start, MaxTimeNs));
     if (C.ok() && !C.atEnd()) // format 1.1 appends the boot id
       P.BootId = readStr(C);
+    if (Start > static_cast<uint64_t>(MaxTimeNs))
+      return corrupt(At, "a process start time after the year 2116");
     break;
   }
   case Block::Clock: {
+    const uint8_t *At = C.pos();
     ClockAnchor A;
     A.Tsc = C.varint();
-    A.RealNs = static_cast<int64_t>(C.varint());
-    A.MonoNs = static_cast<int64_t>(C.varint());
-    if (C.ok())
-      Anchors.push_back(A);
+    uint64_t Real = C.varint();
+    uint64_t Mono = C.varint();
+    if (!C.ok())
+      return corrupt(At, "a clock anchor cut short");
+    if (Real > static_cast<uint64_t>(MaxTimeNs) ||
+        Mono > static_cast<uint64_t>(MaxTimeNs))
+      return corrupt(At, "a clock anchor after the year 2116");
+    A.RealNs = static_cast<int64_t>(Real);
+    A.MonoNs = static_cast<int64_t>(Mono);
+    Anchors.push_back(A);
     break;
   }
   case Block::String: {
@@ -637,25 +649,36 @@ void Decoder::finish() {
   uint64_t Last = std::max(MaxTsc, EndTsc);
   if (!Anchors.empty())
     Last = std::max(Last, Anchors.back().Tsc);
+  // Times outside [0, MaxTimeNs] (a corrupt anchor or timestamp) are held
+  // at its bounds, and said.
+  size_t OutOfRange = 0;
+  auto Bound = [&](int64_t Ns) {
+    if (Ns >= 0 && Ns <= MaxTimeNs)
+      return Ns;
+    ++OutOfRange;
+    return Ns < 0 ? int64_t(0) : MaxTimeNs;
+  };
   for (Event &E : T.Events) {
     uint64_t Tsc = static_cast<uint64_t>(E.Ts);
-    E.Ts = ToNs(Tsc);
+    E.Ts = Bound(ToNs(Tsc));
     if (E.Kind == EventKind::Region) {
       uint64_t DurTicks = E.Dur >= 0 ? static_cast<uint64_t>(E.Dur)
                                      : (Last > Tsc ? Last - Tsc : 0);
       // The end converted as a point, not the length as a length: rounded
       // apart, Ts + Dur could pass the start of what follows by 1 ns.
-      // (Saturated on a corrupt trace rather than overflowing.)
-      if (__builtin_sub_overflow(ToNs(Tsc + DurTicks), E.Ts, &E.Dur))
-        E.Dur = INT64_MAX;
+      E.Dur = std::max<int64_t>(0, Bound(ToNs(Tsc + DurTicks)) - E.Ts);
     }
   }
+  if (OutOfRange)
+    TimeProblem = std::to_string(OutOfRange) +
+                  " times before 1970 or after 2116 (a corrupt clock anchor "
+                  "or timestamp) were held at those bounds";
   programOrder();
   uint64_t Sum = 0;
   for (const auto &KV : Dropped)
     Sum += KV.second;
   T.Process.Dropped = std::max(T.Process.Dropped, Sum);
-  T.Process.EndNs = ToNs(Last);
+  T.Process.EndNs = std::max(T.Process.StartNs, Bound(ToNs(Last)));
 }
 
 } // namespace
@@ -843,15 +866,18 @@ bool readTraceBytes(const uint8_t *Data, size_t Size, const std::string &Path,
   if (Out.Complete && !Out.Process.Ended) {
     Out.Problem = "no end record: the process was killed or is still running";
   }
-  if (!D.Corrupt.empty()) {
-    // Never silent: what was skipped, once.
-    std::string What = "corrupt: " + D.Corrupt;
-    if (D.MoreCorrupt)
-      What += " (and " + std::to_string(D.MoreCorrupt) + " more)";
-    What += "; the rest of each such block was skipped";
-    Out.Problem = Out.Problem.empty() ? What : Out.Problem + "; " + What;
-  }
   D.finish();
+  // Never silent: what was skipped or corrected, once.
+  auto Say = [&Out](const std::string &What) {
+    Out.Problem = Out.Problem.empty() ? What : Out.Problem + "; " + What;
+  };
+  if (!D.Corrupt.empty())
+    Say("corrupt: " + D.Corrupt +
+        (D.MoreCorrupt ? " (and " + std::to_string(D.MoreCorrupt) + " more)"
+                       : std::string()) +
+        "; the rest of each such block was skipped");
+  if (!D.TimeProblem.empty())
+    Say(D.TimeProblem);
   return true;
 }
 
