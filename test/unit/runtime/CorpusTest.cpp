@@ -159,19 +159,27 @@ TEST(TraceCorpus, EveryIndexIsCheckedAgainstItsTable) {
   Cases[1].B.site(1, 3, "loss").thread(0).block(6, watchOf(0, 2));
   Cases[1].Says = "a record of a site no Site block defined (site 2)";
   // A site defined twice, the second time as a region.
-  Cases[2].B.site(1, 3, "loss").site(1, 1, "loss").thread(0).block(
-      6, watchOf(0, 1));
+  Cases[2]
+      .B.site(1, 3, "loss")
+      .site(1, 1, "loss")
+      .thread(0)
+      .block(6, watchOf(0, 1));
   Cases[2].Says = "site 1 defined twice";
   Cases[2].Kept = 1; // the first description stands
   // An object whose key no String block defined.
-  Cases[3].B.site(1, 3, "loss").thread(0).block(
-      6, Bytes::varint(0) + Bytes::varint(1000) + Bytes::varint(1 << 4 | 6) +
-             Bytes::varint(0) + "\x08\x01\x05\x00");
+  Cases[3]
+      .B.site(1, 3, "loss")
+      .thread(0)
+      .block(6, Bytes::varint(0) + Bytes::varint(1000) +
+                    Bytes::varint(1 << 4 | 6) + Bytes::varint(0) +
+                    "\x08\x01\x05\x00");
   Cases[3].Says = "a watch whose value cannot be decoded (site 1 ('loss'))";
   // An instant record of a watch site.
-  Cases[4].B.site(1, 3, "loss").thread(0).block(
-      6, Bytes::varint(0) + Bytes::varint(1000) + Bytes::varint(1 << 4 | 3) +
-             Bytes::varint(0));
+  Cases[4]
+      .B.site(1, 3, "loss")
+      .thread(0)
+      .block(6, Bytes::varint(0) + Bytes::varint(1000) +
+                    Bytes::varint(1 << 4 | 3) + Bytes::varint(0));
   Cases[4].Says = "an instant record of a non-instant site (site 1 ('loss'))";
   for (const Case &C : Cases) {
     Trace Bad = C.B.read();
