@@ -10,6 +10,8 @@
 #ifndef SONDE_LIB_FORMAT_H
 #define SONDE_LIB_FORMAT_H
 
+#include "sonde/sonde.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -19,7 +21,9 @@ namespace sonde::format {
 /// "SONDETRC", then u16 major, u16 minor, u32 reserved: 16 bytes.
 constexpr char Magic[8] = {'S', 'O', 'N', 'D', 'E', 'T', 'R', 'C'};
 constexpr uint16_t Major = 1;
-constexpr uint16_t Minor = 1; ///< 1.1: the Process block ends with the boot id
+/// 1.1: the Process block ends with the boot id. 1.2: Level records give
+/// instants and watches their nesting level.
+constexpr uint16_t Minor = 2;
 constexpr size_t FileHeaderSize = 16;
 
 /// Every block: u8 type, u32 little-endian payload length, payload.
@@ -48,7 +52,13 @@ enum class Ev : uint8_t {
   Watch = 6,        ///< dt, value
   CtxPush = 7,      ///< dt, count, values
   CtxPop = 8,       ///< dt
+  /// No dt: the "site" bits are the nesting level of the Instant and Watch
+  /// records that follow in the block (0 until the first Level record).
+  Level = 9,
 };
+
+/// The deepest nesting level a record can carry (the ring's limit).
+constexpr uint32_t MaxLevel = rt::MaxLevel;
 
 /// Value tags on disk (payloads differ from the raw ring encoding).
 enum class Val : uint8_t {

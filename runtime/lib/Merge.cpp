@@ -37,10 +37,17 @@ int64_t placeOnMonotonic(Trace &T, int64_t Off) {
   if (L.RealNs != F.RealNs && L.MonoNs != F.MonoNs)
     Ratio = static_cast<double>(L.MonoNs - F.MonoNs) /
             static_cast<double>(L.RealNs - F.RealNs);
+  // Held in [0, MaxTimeNs] as the reader's times are: a corrupt anchor
+  // must not overflow the times of a file merged with others.
   auto Map = [&](int64_t Real) {
-    return F.MonoNs + Off +
-           static_cast<int64_t>(
-               std::llround(static_cast<double>(Real - F.RealNs) * Ratio));
+    double Scaled = static_cast<double>(Real - F.RealNs) * Ratio;
+    int64_t Delta = !(std::fabs(Scaled) < static_cast<double>(MaxTimeNs))
+                        ? (Scaled > 0 ? MaxTimeNs : -MaxTimeNs)
+                        : static_cast<int64_t>(std::llround(Scaled));
+    int64_t Ns; // F.MonoNs + Off is within [-MaxTimeNs, 2 * MaxTimeNs]
+    if (__builtin_add_overflow(F.MonoNs + Off, Delta, &Ns))
+      Ns = Delta > 0 ? MaxTimeNs : 0;
+    return std::clamp<int64_t>(Ns, 0, MaxTimeNs);
   };
   for (Event &E : T.Events) {
     int64_t Start = Map(E.Ts);
@@ -50,7 +57,7 @@ int64_t placeOnMonotonic(Trace &T, int64_t Off) {
   }
   T.Process.StartNs = Map(T.Process.StartNs);
   T.Process.EndNs = Map(T.Process.EndNs);
-  return F.MonoNs + Off - F.RealNs;
+  return (F.MonoNs - F.RealNs) + Off; // each within +-MaxTimeNs
 }
 
 std::string label(const Trace &T) {

@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <iterator>
 #include <map>
+#include <queue>
 #include <sys/stat.h>
 #include <unordered_map>
 
@@ -53,6 +54,17 @@ public:
   void finish();
 
   Trace &T;
+  /// The file's first byte, for the offsets in messages.
+  const uint8_t *Base = nullptr;
+  /// Whether Level records give instants and watches their nesting level
+  /// (format 1.2); before, a record on the tick a region starts on is
+  /// placed inside it.
+  bool PointLevels = true;
+  /// The first corruption found and how many more: the reader skips what it
+  /// cannot trust and says so once (Trace::Problem).
+  std::string Corrupt;
+  size_t MoreCorrupt = 0;
+  std::string TimeProblem; ///< times out of range, set by finish()
   std::unordered_map<uint32_t, std::string> Strings;
   std::map<uint32_t, ThreadDecode> Threads;
   std::vector<ClockAnchor> &Anchors = T.Anchors;
@@ -62,6 +74,32 @@ public:
 
 private:
   void events(Cursor &C);
+  void programOrder();
+  /// Notes a record or block the file cannot have; its reader skips the
+  /// rest of the block (its framing may be off from there).
+  void corrupt(const uint8_t *At, const std::string &What) {
+    if (!Corrupt.empty()) {
+      ++MoreCorrupt;
+      return;
+    }
+    Corrupt = "byte " + std::to_string(At - Base) + ": " + What;
+  }
+  /// The site's description in messages.
+  std::string siteName(uint32_t Id) const {
+    return "site " + std::to_string(Id) +
+           (Id < T.Sites.size() && T.Sites[Id].Id == Id
+                ? " ('" + T.Sites[Id].Name + "')"
+                : std::string());
+  }
+  /// Null when `Site` is defined and may carry a record of type `Type`,
+  /// else why not.
+  const char *checkSite(uint32_t Site, Ev Type) const;
+  bool knownThread(uint32_t Index) const { return T.thread(Index) != nullptr; }
+  /// Per event, in file order: the nesting level that orders it (a
+  /// region's own, an instant's or watch's from Level records), NoLevel
+  /// when the file does not say.
+  std::vector<uint32_t> OrderLevel;
+  static constexpr uint32_t NoLevel = ~0u;
   const Args *argsFor(ThreadDecode &TD, uint32_t OwnSite);
   const Args *intern(Args A) {
     if (A.empty())
@@ -119,9 +157,11 @@ bool Decoder::decodeValue(Cursor &C, Value &V, unsigned Depth) {
     uint64_t N = C.varint();
     bool Ok = true;
     for (uint64_t I = 0; I < N && C.ok(); ++I) {
-      uint32_t Key = static_cast<uint32_t>(C.varint());
-      auto It = Strings.find(Key);
-      M.emplace_back(It != Strings.end() ? It->second : "?", Value());
+      uint64_t Key = C.varint();
+      auto It = Strings.find(static_cast<uint32_t>(Key));
+      if (!C.ok() || It == Strings.end() || Key > UINT32_MAX)
+        return false; // every key is defined by a String block before use
+      M.emplace_back(It->second, Value());
       if (!decodeValue(C, M.back().second, Depth + 1)) {
         Ok = C.ok(); // truncated inside: keep what came before
         break;
@@ -191,32 +231,87 @@ const Args *Decoder::argsFor(ThreadDecode &TD, uint32_t OwnSite) {
   return TD.Cached;
 }
 
+const char *Decoder::checkSite(uint32_t Site, Ev Type) const {
+  if (Site == 0 || Site >= T.Sites.size() || T.Sites[Site].Id != Site)
+    return "a record of a site no Site block defined";
+  SiteKind K = T.Sites[Site].Kind;
+  switch (Type) {
+  case Ev::Region:
+  case Ev::RegionIt:
+  case Ev::InstantStart: // a `mode: instant` region
+  case Ev::InstantStop:
+    return K == SiteKind::Region || K == SiteKind::Loop
+               ? nullptr
+               : "a region record of a site that is not a region or loop";
+  case Ev::Instant:
+    return K == SiteKind::Instant ? nullptr
+                                  : "an instant record of a non-instant site";
+  case Ev::Watch:
+    return K == SiteKind::Watch || K == SiteKind::State || K == SiteKind::Api
+               ? nullptr
+               : "a watch record of a site that is not a watch, state or api";
+  case Ev::CtxPush:
+  case Ev::CtxPop:
+    return K == SiteKind::Frame ? "a context record of a frame site" : nullptr;
+  case Ev::Level:
+    break;
+  }
+  return "a record of an unknown type";
+}
+
 void Decoder::events(Cursor &C) {
-  uint32_t Thread = static_cast<uint32_t>(C.varint());
+  const uint8_t *BlockAt = C.pos();
+  uint64_t ThreadV = C.varint();
   uint64_t Tsc = C.varint();
   if (!C.ok())
-    return;
+    return corrupt(BlockAt, "an events block without its thread and time");
+  if (ThreadV > UINT32_MAX || !knownThread(static_cast<uint32_t>(ThreadV)))
+    return corrupt(BlockAt, "an events block of thread " +
+                                std::to_string(ThreadV) +
+                                ", which no Thread block announced");
+  auto Thread = static_cast<uint32_t>(ThreadV);
   ThreadDecode &TD = Threads[Thread];
+  // The level of instants and watches: 0 until a Level record says more.
+  uint32_t PointLevel = 0;
   while (!C.atEnd()) {
+    const uint8_t *At = C.pos();
     uint64_t Head = C.varint();
     auto Type = static_cast<Ev>(Head & 0xf);
-    auto Site = static_cast<uint32_t>(Head >> 4);
+    if (C.ok() && Type == Ev::Level) {
+      if ((Head >> 4) > format::MaxLevel)
+        return corrupt(At, "a nesting level of " + std::to_string(Head >> 4));
+      PointLevel = static_cast<uint32_t>(Head >> 4);
+      continue;
+    }
     Tsc += static_cast<uint64_t>(C.svarint());
-    if (!C.ok() || !ensureSite(Site))
-      return;
+    if (!C.ok())
+      return corrupt(At, "a record cut short");
+    if ((Head >> 4) > UINT32_MAX)
+      return corrupt(At, "a site id of " + std::to_string(Head >> 4));
+    auto Site = static_cast<uint32_t>(Head >> 4);
+    if (const char *Bad = checkSite(Site, Type))
+      return corrupt(At, std::string(Bad) + " (" + siteName(Site) + ")");
     Event E;
     E.Site = Site;
     E.Thread = Thread;
     E.Ts = static_cast<int64_t>(Tsc); // ticks until finish()
+    uint32_t Order = PointLevels ? PointLevel : NoLevel;
     switch (Type) {
     case Ev::Region:
     case Ev::RegionIt: {
       uint64_t Dur = C.varint();
-      E.Level = static_cast<uint32_t>(C.varint());
+      uint64_t Level = C.varint();
       if (Type == Ev::RegionIt)
         E.Iter = static_cast<int64_t>(C.varint());
       if (!C.ok())
-        return;
+        return corrupt(At, "a region record cut short");
+      if (Level > format::MaxLevel)
+        return corrupt(At,
+                       "a region at nesting level " + std::to_string(Level));
+      if (Dur > Tsc)
+        return corrupt(At, "a region that starts before the clock's zero");
+      E.Level = static_cast<uint32_t>(Level);
+      Order = E.Level;
       E.Kind = EventKind::Region;
       E.Ts = static_cast<int64_t>(Tsc - Dur);
       E.Dur = static_cast<int64_t>(Dur);
@@ -235,7 +330,8 @@ void Decoder::events(Cursor &C) {
     case Ev::Watch:
       E.Kind = EventKind::Watch;
       if (!decodeValue(C, E.V))
-        return;
+        return corrupt(At, "a watch whose value cannot be decoded (" +
+                               siteName(Site) + ")");
       E.A = argsFor(TD, 0);
       break;
     case Ev::CtxPush: {
@@ -245,11 +341,14 @@ void Decoder::events(Cursor &C) {
       for (uint64_t I = 0; I < N && C.ok(); ++I) {
         Value V;
         if (!decodeValue(C, V))
-          return;
+          return corrupt(At, "context values that cannot be decoded (" +
+                                 siteName(Site) + ")");
         Entry.Values.emplace_back(I < Names.size() ? Names[I]
                                                : "arg" + std::to_string(I),
                               std::move(V));
       }
+      if (!C.ok())
+        return corrupt(At, "a context record cut short");
       TD.Ctx.push_back(std::move(Entry));
       TD.Valid = false;
       MaxTsc = std::max(MaxTsc, Tsc);
@@ -266,35 +365,47 @@ void Decoder::events(Cursor &C) {
       continue;
     }
     default:
-      C.bytes(C.left() + 1); // unknown record type: the block is unreadable
-      return;
+      return corrupt(At, "a record of unknown type " +
+                             std::to_string(static_cast<int>(Type)));
     }
     MaxTsc = std::max(MaxTsc, Tsc);
     T.Events.push_back(std::move(E));
+    OrderLevel.push_back(Order);
   }
 }
 
 void Decoder::block(Block B, Cursor &C, bool Torn) {
   switch (B) {
   case Block::Process: {
+    const uint8_t *At = C.pos();
     ProcessInfo &P = T.Process;
     P.Pid = C.varint();
     P.PPid = C.varint();
     P.Rank = static_cast<int64_t>(C.varint());
     P.Host = readStr(C);
     P.Program = readStr(C);
-    P.StartNs = static_cast<int64_t>(C.varint());
+    uint64_t Start = C.varint();
+    P.StartNs = static_cast<int64_t>(std::min<uint64_t>(Start, MaxTimeNs));
     if (C.ok() && !C.atEnd()) // format 1.1 appends the boot id
       P.BootId = readStr(C);
+    if (Start > static_cast<uint64_t>(MaxTimeNs))
+      return corrupt(At, "a process start time after the year 2116");
     break;
   }
   case Block::Clock: {
+    const uint8_t *At = C.pos();
     ClockAnchor A;
     A.Tsc = C.varint();
-    A.RealNs = static_cast<int64_t>(C.varint());
-    A.MonoNs = static_cast<int64_t>(C.varint());
-    if (C.ok())
-      Anchors.push_back(A);
+    uint64_t Real = C.varint();
+    uint64_t Mono = C.varint();
+    if (!C.ok())
+      return corrupt(At, "a clock anchor cut short");
+    if (Real > static_cast<uint64_t>(MaxTimeNs) ||
+        Mono > static_cast<uint64_t>(MaxTimeNs))
+      return corrupt(At, "a clock anchor after the year 2116");
+    A.RealNs = static_cast<int64_t>(Real);
+    A.MonoNs = static_cast<int64_t>(Mono);
+    Anchors.push_back(A);
     break;
   }
   case Block::String: {
@@ -305,14 +416,18 @@ void Decoder::block(Block B, Cursor &C, bool Torn) {
     break;
   }
   case Block::Site: {
-    uint32_t Id = static_cast<uint32_t>(C.varint());
-    if (!C.ok() || Id == 0 || !ensureSite(Id))
-      break;
-    SiteInfo &S = T.Sites[Id];
+    const uint8_t *At = C.pos();
+    uint64_t IdV = C.varint();
+    if (!C.ok() || IdV == 0 || IdV > MaxSite)
+      return corrupt(At, "a site id of " + std::to_string(IdV));
+    auto Id = static_cast<uint32_t>(IdV);
+    SiteInfo S;
     S.Id = Id;
-    S.Kind = static_cast<SiteKind>(C.byte());
+    uint8_t Kind = C.byte();
+    S.Kind = static_cast<SiteKind>(Kind);
     S.Flags = C.byte();
-    S.Line = static_cast<uint32_t>(C.varint());
+    uint64_t Line = C.varint();
+    S.Line = static_cast<uint32_t>(Line);
     S.StableId = C.varint();
     S.Category = readStr(C);
     S.Name = readStr(C);
@@ -320,24 +435,43 @@ void Decoder::block(Block B, Cursor &C, bool Torn) {
     S.Function = readStr(C);
     std::string Args = readStr(C);
     S.Type = readStr(C);
-    S.ArgNames.clear();
+    if (!C.ok())
+      return corrupt(At, "a site block cut short");
+    if (Kind < static_cast<uint8_t>(SiteKind::Region) ||
+        Kind > static_cast<uint8_t>(SiteKind::Api))
+      return corrupt(At, "site " + std::to_string(Id) + " of unknown kind " +
+                             std::to_string(Kind));
+    if (Line > UINT32_MAX)
+      return corrupt(At, "site " + std::to_string(Id) + " on line " +
+                             std::to_string(Line));
+    // A site is described once; a second description (a flipped bit in
+    // an id) would change the kind of records already read.
+    if (Id < T.Sites.size() && T.Sites[Id].Id == Id)
+      return corrupt(At, "site " + std::to_string(Id) + " defined twice");
+    ensureSite(Id);
+    T.Sites[Id] = std::move(S);
+    SiteInfo &Def = T.Sites[Id];
+    Def.ArgNames.clear();
     size_t Pos = 0;
     while (!Args.empty() && Pos <= Args.size()) {
       size_t Comma = Args.find(',', Pos);
       if (Comma == std::string::npos)
         Comma = Args.size();
-      S.ArgNames.push_back(Args.substr(Pos, Comma - Pos));
+      Def.ArgNames.push_back(Args.substr(Pos, Comma - Pos));
       Pos = Comma + 1;
     }
     break;
   }
   case Block::Thread: {
+    const uint8_t *At = C.pos();
     ThreadInfo TI;
-    TI.Index = static_cast<uint32_t>(C.varint());
+    uint64_t Index = C.varint();
+    TI.Index = static_cast<uint32_t>(Index);
     TI.Tid = C.varint();
     TI.Name = readStr(C);
-    if (!C.ok())
-      break;
+    if (!C.ok() || Index > UINT32_MAX)
+      return corrupt(At, "a thread block cut short or of thread " +
+                             std::to_string(Index));
     auto It = std::find_if(T.Threads.begin(), T.Threads.end(),
                            [&](const ThreadInfo &O) { return O.Index == TI.Index; });
     if (It != T.Threads.end())
@@ -350,19 +484,32 @@ void Decoder::block(Block B, Cursor &C, bool Torn) {
     events(C);
     break;
   case Block::Dropped: {
-    uint32_t Thread = static_cast<uint32_t>(C.varint());
+    const uint8_t *At = C.pos();
+    uint64_t Thread = C.varint();
     uint64_t N = C.varint();
-    if (C.ok())
-      Dropped[Thread] = N;
+    if (!C.ok() || Thread > UINT32_MAX ||
+        !knownThread(static_cast<uint32_t>(Thread)))
+      return corrupt(At, "a dropped-records block of an unknown thread");
+    Dropped[static_cast<uint32_t>(Thread)] = N;
     break;
   }
   case Block::Unfinished: {
-    uint32_t Thread = static_cast<uint32_t>(C.varint());
-    uint32_t Site = static_cast<uint32_t>(C.varint());
+    const uint8_t *At = C.pos();
+    uint64_t ThreadV = C.varint();
+    uint64_t SiteV = C.varint();
     uint64_t Start = C.varint();
-    uint32_t Level = static_cast<uint32_t>(C.varint());
-    if (!C.ok() || !ensureSite(Site))
-      break;
+    uint64_t LevelV = C.varint();
+    if (!C.ok() || ThreadV > UINT32_MAX ||
+        !knownThread(static_cast<uint32_t>(ThreadV)))
+      return corrupt(At, "an unfinished region of an unknown thread");
+    auto Site = static_cast<uint32_t>(std::min<uint64_t>(SiteV, UINT32_MAX));
+    if (const char *Bad = checkSite(Site, Ev::Region))
+      return corrupt(At, std::string(Bad) + " (" + siteName(Site) + ")");
+    if (LevelV > format::MaxLevel)
+      return corrupt(At, "an unfinished region at nesting level " +
+                             std::to_string(LevelV));
+    auto Thread = static_cast<uint32_t>(ThreadV);
+    auto Level = static_cast<uint32_t>(LevelV);
     Event E;
     E.Kind = EventKind::Region;
     E.Unfinished = true;
@@ -373,6 +520,7 @@ void Decoder::block(Block B, Cursor &C, bool Torn) {
     E.Dur = -1; // until the end of the trace, set in finish()
     E.A = argsFor(Threads[Thread], Site);
     T.Events.push_back(std::move(E));
+    OrderLevel.push_back(Level);
     break;
   }
   case Block::End: {
@@ -385,6 +533,90 @@ void Decoder::block(Block B, Cursor &C, bool Torn) {
   }
   }
   (void)Torn;
+}
+
+void Decoder::programOrder() {
+  // Each thread's records in the order the program made them, whatever the
+  // clock says. A thread's file order is the order its records were
+  // completed: a region comes after everything inside it. Turned around
+  // (post-order to pre-order): a region at level L goes before the run of
+  // records just before it whose level is deeper than L. Threads are then
+  // merged by time, each keeping its own order.
+  constexpr uint32_t None = ~0u;
+  const size_t N = T.Events.size();
+  std::map<uint32_t, std::vector<uint32_t>> ByThread;
+  for (size_t I = 0; I < N; ++I)
+    ByThread[T.Events[I].Thread].push_back(static_cast<uint32_t>(I));
+  std::vector<uint32_t> Next(N, None), Prev(N, None);
+  auto Inside = [&](uint32_t Node, const Event &R) {
+    const Event &E = T.Events[Node];
+    if (OrderLevel[Node] != NoLevel)
+      return OrderLevel[Node] > R.Level;
+    return E.Ts >= R.Ts; // format 1.1: a tie goes inside
+  };
+  struct Root {
+    uint32_t First; ///< the first record of its subtree in the list
+    uint32_t Node;
+  };
+  std::vector<Root> Roots;
+  std::vector<uint32_t> Heads;
+  for (auto &[Thread, List] : ByThread) {
+    // Regions still open at the end were written outermost first: take
+    // them innermost first, each around what came before it.
+    auto Open =
+        std::stable_partition(List.begin(), List.end(), [&](uint32_t I) {
+          return !T.Events[I].Unfinished;
+        });
+    std::stable_sort(Open, List.end(), [&](uint32_t A, uint32_t B) {
+      return T.Events[A].Level > T.Events[B].Level;
+    });
+    Roots.clear();
+    uint32_t Head = None, Tail = None;
+    for (uint32_t I : List) {
+      const Event &E = T.Events[I];
+      uint32_t Adopted = None;
+      if (E.Kind == EventKind::Region)
+        while (!Roots.empty() && Inside(Roots.back().Node, E)) {
+          Adopted = Roots.back().First;
+          Roots.pop_back();
+        }
+      if (Adopted == None) { // at the end of the list
+        Prev[I] = Tail;
+        if (Tail != None)
+          Next[Tail] = I;
+        else
+          Head = I;
+        Tail = I;
+      } else { // before its first nested record
+        Prev[I] = Prev[Adopted];
+        Next[I] = Adopted;
+        if (Prev[Adopted] != None)
+          Next[Prev[Adopted]] = I;
+        else
+          Head = I;
+        Prev[Adopted] = I;
+      }
+      Roots.push_back({I, I});
+    }
+    Heads.push_back(Head);
+  }
+  // Merge the threads by time (file order between equal times).
+  auto Later = [&](uint32_t A, uint32_t B) {
+    const Event &EA = T.Events[A], &EB = T.Events[B];
+    return EA.Ts != EB.Ts ? EA.Ts > EB.Ts : A > B;
+  };
+  std::priority_queue<uint32_t, std::vector<uint32_t>, decltype(Later)> Queue(
+      Later, std::move(Heads));
+  std::vector<Event> Sorted;
+  Sorted.reserve(N);
+  while (!Queue.empty()) {
+    uint32_t I = Queue.top();
+    Queue.pop();
+    Sorted.push_back(std::move(T.Events[I]));
+    if (Next[I] != None)
+      Queue.push(Next[I]);
+  }
+  T.Events = std::move(Sorted);
 }
 
 void Decoder::finish() {
@@ -419,47 +651,36 @@ void Decoder::finish() {
   uint64_t Last = std::max(MaxTsc, EndTsc);
   if (!Anchors.empty())
     Last = std::max(Last, Anchors.back().Tsc);
+  // Times outside [0, MaxTimeNs] (a corrupt anchor or timestamp) are held
+  // at its bounds, and said.
+  size_t OutOfRange = 0;
+  auto Bound = [&](int64_t Ns) {
+    if (Ns >= 0 && Ns <= MaxTimeNs)
+      return Ns;
+    ++OutOfRange;
+    return Ns < 0 ? int64_t(0) : MaxTimeNs;
+  };
   for (Event &E : T.Events) {
     uint64_t Tsc = static_cast<uint64_t>(E.Ts);
-    E.Ts = ToNs(Tsc);
+    E.Ts = Bound(ToNs(Tsc));
     if (E.Kind == EventKind::Region) {
       uint64_t DurTicks = E.Dur >= 0 ? static_cast<uint64_t>(E.Dur)
                                      : (Last > Tsc ? Last - Tsc : 0);
       // The end converted as a point, not the length as a length: rounded
       // apart, Ts + Dur could pass the start of what follows by 1 ns.
-      // (Saturated on a corrupt trace rather than overflowing.)
-      if (__builtin_sub_overflow(ToNs(Tsc + DurTicks), E.Ts, &E.Dur))
-        E.Dur = INT64_MAX;
+      E.Dur = std::max<int64_t>(0, Bound(ToNs(Tsc + DurTicks)) - E.Ts);
     }
   }
-  // Time order, nesting level breaking ties (a parent before its first
-  // child), file order after that. Sorting keys and then moving each event
-  // once is cheaper than sorting the events themselves.
-  struct Key {
-    int64_t Ts;
-    uint32_t Level;
-    uint32_t Index;
-  };
-  std::vector<Key> Keys(T.Events.size());
-  for (size_t I = 0; I < Keys.size(); ++I)
-    Keys[I] = {T.Events[I].Ts, T.Events[I].Level, static_cast<uint32_t>(I)};
-  std::sort(Keys.begin(), Keys.end(), [](const Key &A, const Key &B) {
-    if (A.Ts != B.Ts)
-      return A.Ts < B.Ts;
-    if (A.Level != B.Level)
-      return A.Level < B.Level;
-    return A.Index < B.Index;
-  });
-  std::vector<Event> Sorted;
-  Sorted.reserve(T.Events.size());
-  for (const Key &K : Keys)
-    Sorted.push_back(std::move(T.Events[K.Index]));
-  T.Events = std::move(Sorted);
+  if (OutOfRange)
+    TimeProblem = std::to_string(OutOfRange) +
+                  " times before 1970 or after 2116 (a corrupt clock anchor "
+                  "or timestamp) were held at those bounds";
+  programOrder();
   uint64_t Sum = 0;
   for (const auto &KV : Dropped)
     Sum += KV.second;
   T.Process.Dropped = std::max(T.Process.Dropped, Sum);
-  T.Process.EndNs = ToNs(Last);
+  T.Process.EndNs = std::max(T.Process.StartNs, Bound(ToNs(Last)));
 }
 
 } // namespace
@@ -606,6 +827,8 @@ bool readTraceBytes(const uint8_t *Data, size_t Size, const std::string &Path,
   if (Events)
     Out.Events.reserve(Bytes.size() / 5);
   Decoder D(Out);
+  D.Base = Data;
+  D.PointLevels = Out.VersionMinor >= 2;
   D.MaxSite = static_cast<uint32_t>(std::min<size_t>(1u << 24, 4096 + Size));
   size_t Pos = format::FileHeaderSize;
   while (Pos < Bytes.size()) {
@@ -646,6 +869,17 @@ bool readTraceBytes(const uint8_t *Data, size_t Size, const std::string &Path,
     Out.Problem = "no end record: the process was killed or is still running";
   }
   D.finish();
+  // Never silent: what was skipped or corrected, once.
+  auto Say = [&Out](const std::string &What) {
+    Out.Problem = Out.Problem.empty() ? What : Out.Problem + "; " + What;
+  };
+  if (!D.Corrupt.empty())
+    Say("corrupt: " + D.Corrupt +
+        (D.MoreCorrupt ? " (and " + std::to_string(D.MoreCorrupt) + " more)"
+                       : std::string()) +
+        "; the rest of each such block was skipped");
+  if (!D.TimeProblem.empty())
+    Say(D.TimeProblem);
   return true;
 }
 

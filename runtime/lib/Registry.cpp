@@ -25,6 +25,8 @@ namespace {
 constexpr uint32_t ChunkBits = 12;
 constexpr uint32_t ChunkSize = 1u << ChunkBits;
 constexpr uint32_t MaxChunks = 1u << 12; // 16 M sites
+static_assert(MaxChunks * ChunkSize <= (1u << SiteIdBits),
+              "ids share a record header word with the nesting level");
 
 struct Rule {
   std::string Pattern;

@@ -18,7 +18,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-extern "C" const char sonde_abi_v2 = 2;
+extern "C" const char sonde_abi_v3 = 3;
 
 namespace sonde::rt::detail {
 

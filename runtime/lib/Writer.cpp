@@ -75,6 +75,7 @@ struct WriterState {
   size_t BlockStart = 0; ///< offset of its type byte in Out
   bool InBlock = false;
   uint64_t LastTsc = 0;
+  uint32_t BlockLevel = 0; ///< the open block's level for instants, watches
   uint64_t LastAnchorNs = 0;
   uint32_t Anchors = 0;
 };
@@ -449,6 +450,7 @@ char *openEvents(WriterState &W, const ThreadRecord &R) {
   P = putVarint(P, R.State.Index);
   P = putVarint(P, W.LastTsc);
   W.InBlock = true;
+  W.BlockLevel = 0;
   return P;
 }
 
@@ -567,6 +569,19 @@ inline char *putEvent(char *P, uint32_t Site, Ev Type) {
                           static_cast<uint64_t>(Type));
 }
 
+/// The head of an Instant or Watch record, whose ring header keeps the
+/// nesting level above the site id: a Level record first when the level
+/// differs from the block's (most records repeat their predecessor's).
+inline char *putPointEvent(WriterState &W, char *P, uint32_t HeaderSite,
+                           Ev Type) {
+  uint32_t Level = HeaderSite >> SiteIdBits;
+  if (Level != W.BlockLevel) {
+    P = putEvent(P, Level, Ev::Level);
+    W.BlockLevel = Level;
+  }
+  return putEvent(P, HeaderSite & SiteIdMask, Type);
+}
+
 inline char *putDelta(WriterState &W, char *P, uint64_t Tsc) {
   P = putVarint(P, format::zigzag(static_cast<int64_t>(Tsc - W.LastTsc)));
   W.LastTsc = Tsc;
@@ -596,13 +611,13 @@ char *encodeRecord(WriterState &W, const RecHeader &H, const char *Rec, char *P,
     return P;
   }
   case RecType::Instant:
-    P = putEvent(P, H.Site,
-                 H.Aux == 1   ? Ev::InstantStart
-                 : H.Aux == 2 ? Ev::InstantStop
-                              : Ev::Instant);
+    P = putPointEvent(W, P, H.Site,
+                      H.Aux == 1   ? Ev::InstantStart
+                      : H.Aux == 2 ? Ev::InstantStop
+                                   : Ev::Instant);
     return putDelta(W, P, Tsc);
   case RecType::Watch: {
-    P = putEvent(P, H.Site, Ev::Watch);
+    P = putPointEvent(W, P, H.Site, Ev::Watch);
     P = putDelta(W, P, Tsc);
     if (H.Aux & 0x80) { // a scalar: tag in Aux, 8 bytes at 16
       char Raw[9];
@@ -703,7 +718,7 @@ uint64_t drainRing(WriterState &W, ThreadRecord &R, uint64_t Lag) {
       uint64_t Tsc, Bits;
       std::memcpy(&Tsc, Rec + 8, 8);
       std::memcpy(&Bits, Rec + 16, 8);
-      P = putEvent(P, H.Site, Ev::Watch);
+      P = putPointEvent(W, P, H.Site, Ev::Watch);
       P = putDelta(W, P, Tsc);
       auto Tag = static_cast<ValueTag>(H.Aux & 0x7f);
       *P++ = static_cast<char>(Tag);

@@ -68,7 +68,7 @@
 #endif
 
 /// The ABI token of this header's ring layout (see attachThread).
-extern "C" const char sonde_abi_v2;
+extern "C" const char sonde_abi_v3;
 
 namespace sonde {
 
@@ -179,9 +179,19 @@ struct RecHeader {
   uint16_t Size; ///< bytes, header included
   RecType Type;
   uint8_t Aux;
-  uint32_t Site; ///< dense site id
+  /// The dense site id; on Instant and Watch records, the top bits above
+  /// SiteIdBits carry the record's nesting level (see levelBits).
+  uint32_t Site;
 };
 static_assert(sizeof(RecHeader) == 8, "record header is one word");
+
+/// Dense site ids fit in this many bits (the registry gives out fewer).
+constexpr unsigned SiteIdBits = 24;
+constexpr uint32_t SiteIdMask = (1u << SiteIdBits) - 1;
+/// The deepest nesting level a record carries: regions keep it in Aux,
+/// instants and watches in the bits of RecHeader::Site above SiteIdBits.
+constexpr uint32_t MaxLevel = 0xffu;
+static_assert(MaxLevel == (~0u >> SiteIdBits), "a level fills the top bits");
 
 /// Tags of the raw value encoding used by watches and args.
 enum class ValueTag : uint8_t {
@@ -237,7 +247,7 @@ extern __thread ThreadState *Current __attribute__((tls_model("initial-exec")));
 ///
 /// The ring layout is versioned: inline code passes the version's token to
 /// attachThread, so a program compiled against another sonde.h fails to
-/// link ("undefined reference to sonde_abi_v2") instead of misreading the
+/// link ("undefined reference to sonde_abi_v3") instead of misreading the
 /// rings. Bump the version when ThreadState or a record layout changes.
 ThreadState *attachThread(const char &AbiToken) noexcept;
 uint32_t registerSite(const Site &S) noexcept;
@@ -261,7 +271,7 @@ SONDE_ALWAYS_INLINE uint32_t activeId(const Site &S) noexcept {
 SONDE_ALWAYS_INLINE ThreadState *thread() noexcept {
   ThreadState *T = Current;
   if (SONDE_UNLIKELY(!T))
-    T = attachThread(sonde_abi_v2);
+    T = attachThread(sonde_abi_v3);
   return T;
 }
 
@@ -301,6 +311,15 @@ SONDE_ALWAYS_INLINE void put64(char *P, uint64_t V) noexcept {
   std::memcpy(P, &V, sizeof V);
 }
 
+/// The thread's nesting level (its open regions) in the header bits of an
+/// Instant or Watch record: with it the reader puts the record inside or
+/// before a region that starts on the same clock tick, in program order.
+/// One load from the line `reserve` just read; no store.
+SONDE_ALWAYS_INLINE uint32_t levelBits(const ThreadState *T) noexcept {
+  uint32_t D = T->Depth;
+  return (D < MaxLevel ? D : MaxLevel) << SiteIdBits;
+}
+
 } // namespace detail
 } // namespace rt
 
@@ -311,7 +330,12 @@ SONDE_ALWAYS_INLINE void put64(char *P, uint64_t V) noexcept {
 /// The raw timestamp: the TSC where there is one. Converted to nanoseconds
 /// off the hot path, with anchors the writer records in the trace.
 SONDE_ALWAYS_INLINE uint64_t now() noexcept {
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(SONDE_TEST_CLOCK)
+  // Tests only (test/programs/ProgramOrder.cpp): the program's records take
+  // their time from a function it defines, to force equal or backward
+  // times. No library or tool is built with it.
+  return SONDE_TEST_CLOCK();
+#elif defined(__x86_64__) || defined(__i386__)
   // The builtin, not <x86intrin.h>: that header costs every instrumented
   // translation unit about 0.35 s of compile time.
   return __builtin_ia32_rdtsc();
@@ -564,6 +588,13 @@ SONDE_ALWAYS_INLINE void open(ThreadState *T, uint32_t Id, uint64_t Start,
     T->Stack[D] = OpenRegion{Id, HasArgs, Start};
 }
 
+/// Closes the innermost region without recording it.
+SONDE_ALWAYS_INLINE void discard(ThreadState *T) noexcept {
+  uint32_t D = --T->Depth;
+  if (SONDE_LIKELY(D < MaxDepth) && SONDE_UNLIKELY(T->Stack[D].HasArgs))
+    popArgs(T, T->Stack[D].Site, now());
+}
+
 /// Closes the innermost region and records it.
 SONDE_ALWAYS_INLINE void close(ThreadState *T, uint64_t End,
                                uint64_t Iteration = ~uint64_t(0)) noexcept {
@@ -571,7 +602,7 @@ SONDE_ALWAYS_INLINE void close(ThreadState *T, uint64_t End,
   if (SONDE_UNLIKELY(D >= MaxDepth))
     return;
   const OpenRegion &R = T->Stack[D];
-  uint8_t Level = D < 255 ? static_cast<uint8_t>(D) : 255;
+  uint8_t Level = static_cast<uint8_t>(D < MaxLevel ? D : MaxLevel);
   if (Iteration == ~uint64_t(0)) {
     if (char *P = reserve(T, 24)) {
       putHeader(P, 24, RecType::Region, Level, R.Site);
@@ -604,7 +635,8 @@ SONDE_ALWAYS_INLINE void instant(const Site &S) noexcept {
     return;
   rt::ThreadState *T = rt::detail::thread();
   if (char *P = rt::detail::reserve(T, 16)) {
-    rt::detail::putHeader(P, 16, rt::RecType::Instant, 0, Id);
+    rt::detail::putHeader(P, 16, rt::RecType::Instant, 0,
+                          Id | rt::detail::levelBits(T));
     rt::detail::put64(P + 8, now());
     rt::detail::commit(T, 16);
   }
@@ -626,7 +658,7 @@ template <class T> inline void watch(const Site &S, const T &V) noexcept {
   uint32_t Size = rt::detail::align8(W.position() - P);
   // Aux 0: a structured value follows the time (scalars use watchScalar).
   rt::detail::putHeader(P, static_cast<uint16_t>(Size), rt::RecType::Watch, 0,
-                        Id);
+                        Id | rt::detail::levelBits(Th));
   rt::detail::put64(P + 8, Tsc);
   rt::detail::commit(Th, Size);
 }
@@ -659,7 +691,7 @@ watchScalar(const Site &S, T V) noexcept {
     // A scalar watch keeps its tag in Aux and its 8 bytes after the time.
     rt::detail::putHeader(P, 24, rt::RecType::Watch,
                           static_cast<uint8_t>(0x80 | static_cast<int>(Tag)),
-                          Id);
+                          Id | rt::detail::levelBits(Th));
     rt::detail::put64(P + 8, now());
     rt::detail::put64(P + 16, Bits);
     rt::detail::commit(Th, 24);
@@ -731,7 +763,8 @@ private:
   void mark(uint8_t Which) noexcept {
     rt::ThreadState *T = rt::detail::thread();
     if (char *P = rt::detail::reserve(T, 16)) {
-      rt::detail::putHeader(P, 16, rt::RecType::Instant, Which, Id);
+      rt::detail::putHeader(P, 16, rt::RecType::Instant, Which,
+                            Id | rt::detail::levelBits(T));
       rt::detail::put64(P + 8, now());
       rt::detail::commit(T, 16);
     }
@@ -846,6 +879,11 @@ private:
 ///
 ///   for (auto &Batch : sonde::iterate(FetchSite, BlockSite, *Loader))
 ///
+/// The fetch is open while the iterator advances, so what the fetch records
+/// (a dataset's `get`, its transforms) nests inside it, one level deeper.
+/// The advance that finds the end is no iteration: it is recorded only when
+/// something was recorded inside it (so that keeps its parent).
+///
 /// An rvalue range is moved into the wrapper, so `for (x : make())` keeps
 /// its temporary alive exactly as the plain loop does; the engine passes a
 /// prvalue of a class with its own copy, move or destructor as a lambda
@@ -898,7 +936,10 @@ public:
   template <class F>
   Iterated(MadeRange, bool On, const Site &Fetch, const Site *Body, F &&Make)
       : Range(static_cast<F &&>(Make)()), Fetch(Fetch), Body(Body), On(On) {}
-  ~Iterated() { closeBody(); }
+  ~Iterated() {
+    endFetch();
+    closeBody();
+  }
   Iterated(const Iterated &) = delete;
   Iterated &operator=(const Iterated &) = delete;
 
@@ -915,12 +956,15 @@ public:
     }
     iterator &operator++() {
       Owner->closeBody();
-      Owner->FetchStart = now();
+      Owner->startFetch();
       ++It;
       return *this;
     }
     template <class E> bool operator!=(const E &End) const {
-      return It != End;
+      bool More = It != End;
+      if (!More)
+        Owner->endFetch();
+      return More;
     }
 
   private:
@@ -944,20 +988,28 @@ public:
     if (On &&
         (rt::detail::activeId(Fetch) || (Body && rt::detail::activeId(*Body))))
       rt::detail::thread();
-    FetchStart = now();
+    startFetch();
     return iterator(rt::detail::rangeBegin(Range), this);
   }
   InnerEnd end() { return rt::detail::rangeEnd(Range); }
 
 private:
+  void startFetch() noexcept {
+    if (!On)
+      return;
+    if (uint32_t Id = rt::detail::activeId(Fetch)) {
+      FetchThread = rt::detail::thread();
+      FetchMark = FetchThread->Published.load(std::memory_order_relaxed);
+      rt::detail::open(FetchThread, Id, now());
+    }
+  }
   void fetched() noexcept {
     if (!On)
       return;
     uint64_t Tsc = now();
-    if (uint32_t Id = rt::detail::activeId(Fetch)) {
-      rt::ThreadState *T = rt::detail::thread();
-      rt::detail::open(T, Id, FetchStart);
-      rt::detail::close(T, Tsc, Index);
+    if (FetchThread) {
+      rt::detail::close(FetchThread, Tsc, Index);
+      FetchThread = nullptr;
     }
     if (!Body)
       return;
@@ -965,6 +1017,17 @@ private:
       BodyThread = rt::detail::thread();
       rt::detail::open(BodyThread, Id, Tsc);
     }
+  }
+  /// The fetch found the end (or threw): recorded only around records made
+  /// inside it.
+  void endFetch() noexcept {
+    if (!FetchThread)
+      return;
+    if (FetchThread->Published.load(std::memory_order_relaxed) != FetchMark)
+      rt::detail::close(FetchThread, now(), Index);
+    else
+      rt::detail::discard(FetchThread);
+    FetchThread = nullptr;
   }
   void closeBody() noexcept {
     if (BodyThread) {
@@ -978,8 +1041,9 @@ private:
   const Site &Fetch;
   const Site *Body;
   bool On;
-  uint64_t FetchStart = 0;
   uint64_t Index = 0;
+  uint64_t FetchMark = 0;
+  rt::ThreadState *FetchThread = nullptr;
   rt::ThreadState *BodyThread = nullptr;
 };
 
@@ -1064,7 +1128,7 @@ namespace detail {
 SONDE_ALWAYS_INLINE void mark(ThreadState *T, uint8_t Which, uint32_t Id,
                               uint64_t Tsc) noexcept {
   if (char *P = reserve(T, 16)) {
-    putHeader(P, 16, RecType::Instant, Which, Id);
+    putHeader(P, 16, RecType::Instant, Which, Id | levelBits(T));
     put64(P + 8, Tsc);
     commit(T, 16);
   }
@@ -1479,7 +1543,7 @@ private:
                                        ValueWriter &W, uint64_t Tsc) noexcept {
     uint32_t Size = rt::detail::align8(W.position() - P);
     rt::detail::putHeader(P, static_cast<uint16_t>(Size), rt::RecType::Watch, 0,
-                          Id);
+                          Id | rt::detail::levelBits(T));
     rt::detail::put64(P + 8, Tsc);
     rt::detail::commit(T, Size);
   }

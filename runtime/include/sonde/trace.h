@@ -123,6 +123,12 @@ struct ClockAnchor {
   int64_t MonoNs = 0; ///< CLOCK_MONOTONIC
 };
 
+/// The latest time a trace holds (2116): every time the reader gives
+/// (events, their ends, the process's start and end, clock anchors) is in
+/// [0, MaxTimeNs], so sums and differences of two never overflow. A file
+/// that says otherwise is corrupt, and its reader says so.
+constexpr int64_t MaxTimeNs = (int64_t(1) << 62) - 1;
+
 struct Trace {
   std::string Path;
   uint16_t VersionMajor = 0, VersionMinor = 0;

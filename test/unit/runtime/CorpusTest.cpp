@@ -4,8 +4,11 @@
 
 #include "sonde/trace.h"
 
+#include "Export.h"
+
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <dirent.h>
 #include <fstream>
 #include <iterator>
@@ -56,4 +59,132 @@ TEST(TraceCorpus, HugeSiteIdInATinyFileIsCorruption) {
   readTraceBytes(reinterpret_cast<const uint8_t *>(Bytes.data()), Bytes.size(),
                  "tiny.sonde", T, Error);
   EXPECT_LT(T.Sites.size(), 1u << 16);
+}
+
+TEST(TraceCorpus, ARecordOfAnotherKindsSiteIsCorruptionNotACrash) {
+  // Issue 12 item 7: one flipped bit (byte 678 of a small real trace) turns
+  // a watch record of state site 7 into a region record; the reader took
+  // it, and `sonde summary` used a state row's index in the region table
+  // (SIGSEGV in collect). Now the record is refused and the reader says so.
+  std::string Path = SONDE_FUZZ_CORPUS "/trace/regress-region-on-state-site";
+  Trace T;
+  std::string Error;
+  ASSERT_TRUE(readTrace(Path, T, Error)) << Error;
+  EXPECT_NE(T.Problem.find("byte 678: a region record of a site that is not "
+                           "a region or loop (site 7 ('model'))"),
+            std::string::npos)
+      << T.Problem;
+  for (const Event &E : T.Events) {
+    SiteKind K = T.site(E.Site).Kind;
+    if (E.Kind == EventKind::Region)
+      EXPECT_TRUE(K == SiteKind::Region || K == SiteKind::Loop) << E.Site;
+    if (E.Kind == EventKind::Watch)
+      EXPECT_TRUE(K == SiteKind::Watch || K == SiteKind::State ||
+                  K == SiteKind::Api)
+          << E.Site;
+  }
+  std::vector<Trace> One;
+  One.push_back(std::move(T));
+  std::FILE *Null = std::fopen("/dev/null", "w");
+  ASSERT_NE(Null, nullptr);
+  printSummary(One, Null);
+  std::fclose(Null);
+}
+
+namespace {
+
+/// A trace in the file format of docs/trace-format.md, block by block.
+struct Bytes {
+  std::string S{"SONDETRC\x01\x00\x02\x00\x00\x00\x00\x00", 16};
+  static std::string varint(uint64_t V) {
+    std::string R;
+    do {
+      R += char((V & 0x7f) | (V >= 0x80 ? 0x80 : 0));
+      V >>= 7;
+    } while (V);
+    return R;
+  }
+  static std::string str(const std::string &X) { return varint(X.size()) + X; }
+  Bytes &block(int Type, const std::string &Payload) {
+    S += char(Type);
+    for (int I = 0; I < 4; ++I)
+      S += char((Payload.size() >> (8 * I)) & 0xff);
+    S += Payload;
+    return *this;
+  }
+  Bytes &site(unsigned Id, int Kind, const std::string &Name) {
+    return block(4, varint(Id) + char(Kind) + char(0) + varint(1) + varint(0) +
+                        str("user") + str(Name) + str("f.cpp") + str("main") +
+                        str("") + str(""));
+  }
+  Bytes &thread(unsigned Index) {
+    return block(5, varint(Index) + varint(100 + Index) + str("t"));
+  }
+  Trace read() const {
+    Trace T;
+    std::string Error;
+    EXPECT_TRUE(readTraceBytes(reinterpret_cast<const uint8_t *>(S.data()),
+                               S.size(), "crafted.sonde", T, Error))
+        << Error;
+    return T;
+  }
+};
+
+/// An events block of thread `Thread` with one integer watch of `Site`.
+std::string watchOf(unsigned Thread, unsigned Site) {
+  return Bytes::varint(Thread) + Bytes::varint(1000) +
+         Bytes::varint(Site << 4 | 6) + Bytes::varint(0) + "\x03\x02";
+}
+
+} // namespace
+
+TEST(TraceCorpus, EveryIndexIsCheckedAgainstItsTable) {
+  // Sound: a watch site, its thread, one watch.
+  Bytes Good;
+  Good.site(1, 3, "loss").thread(0).block(6, watchOf(0, 1));
+  Trace T = Good.read();
+  EXPECT_EQ(T.Problem.find("corrupt"), std::string::npos) << T.Problem;
+  ASSERT_EQ(T.Events.size(), 1u);
+
+  struct Case {
+    Bytes B;
+    const char *Says;
+    size_t Kept = 0; ///< records still read
+  };
+  std::vector<Case> Cases(5);
+  // A thread no Thread block announced.
+  Cases[0].B.site(1, 3, "loss").thread(0).block(6, watchOf(7, 1));
+  Cases[0].Says = "events block of thread 7, which no Thread block announced";
+  // A site no Site block defined.
+  Cases[1].B.site(1, 3, "loss").thread(0).block(6, watchOf(0, 2));
+  Cases[1].Says = "a record of a site no Site block defined (site 2)";
+  // A site defined twice, the second time as a region.
+  Cases[2]
+      .B.site(1, 3, "loss")
+      .site(1, 1, "loss")
+      .thread(0)
+      .block(6, watchOf(0, 1));
+  Cases[2].Says = "site 1 defined twice";
+  Cases[2].Kept = 1; // the first description stands
+  // An object whose key no String block defined.
+  Cases[3]
+      .B.site(1, 3, "loss")
+      .thread(0)
+      .block(6, Bytes::varint(0) + Bytes::varint(1000) +
+                    Bytes::varint(1 << 4 | 6) + Bytes::varint(0) +
+                    "\x08\x01\x05\x00");
+  Cases[3].Says = "a watch whose value cannot be decoded (site 1 ('loss'))";
+  // An instant record of a watch site.
+  Cases[4]
+      .B.site(1, 3, "loss")
+      .thread(0)
+      .block(6, Bytes::varint(0) + Bytes::varint(1000) +
+                    Bytes::varint(1 << 4 | 3) + Bytes::varint(0));
+  Cases[4].Says = "an instant record of a non-instant site (site 1 ('loss'))";
+  for (const Case &C : Cases) {
+    Trace Bad = C.B.read();
+    EXPECT_NE(Bad.Problem.find(C.Says), std::string::npos)
+        << "expected: " << C.Says << "\ngot: " << Bad.Problem;
+    EXPECT_EQ(Bad.Events.size(), C.Kept) << C.Says;
+  }
 }
