@@ -94,7 +94,10 @@ def compile_link(cxx, srcs, out, extra):
 
 builds = []  # (name, binary)
 plain = f"{tmp}/plain"
-compile_link(opt.gxx, sources, plain, [])
+try:
+    compile_link(opt.gxx, sources, plain, [])
+except BuildFailed as e:
+    sys.exit(f"FAIL: the plain build fails ({e}): the program itself does not compile")
 
 
 def try_build(name, fn):
