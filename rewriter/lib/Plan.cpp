@@ -381,7 +381,26 @@ static bool isNumberContainer(QualType T) {
          Args[0].getAsType()->isArithmeticType();
 }
 
+/// Whether the translation unit declares at::Tensor (includes libtorch).
+static bool declaresTensor(ASTContext &Ctx) {
+  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(D))
+      if (NS->getName() == "at")
+        for (const NamedDecl *Inner :
+             NS->lookup(&Ctx.Idents.get("Tensor")))
+          if (isa<CXXRecordDecl>(Inner))
+            return true;
+  return false;
+}
+
 void PlanBuilder::noteValueType(QualType T) {
+  // A dependent type is one text for every instantiation: any of them may be
+  // a tensor or a container, whose ValueTraits come from these headers
+  // (without them the value would silently record nothing).
+  if (!T.isNull() && T->isDependentType()) {
+    needHeader(declaresTensor(Ctx) ? "sonde/torch.h" : "sonde/containers.h");
+    return;
+  }
   if (involvesTensor(T))
     needHeader("sonde/torch.h");
   else if (isNumberContainer(T))
