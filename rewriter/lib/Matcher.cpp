@@ -972,24 +972,15 @@ public:
       }
       // A reference, or a class glvalue a constructor copies or moves from:
       // the same object passes through.
-      if (RT->isReferenceType() ||
-          (RT->isRecordType() &&
-           E->IgnoreUnlessSpelledInSource()->isGLValue())) {
-        if (G.empty()) {
-          B.wrapExpr(E, "::sonde::passRef(" + R.Var + ", ", ")", Pr.Index);
-          continue;
-        }
-        Code Open("::sonde::passRefIf(");
-        Open += G;
-        Open += ", " + R.Var + ", ";
-        B.wrapExpr(E, Open, ")", Pr.Index);
-        continue;
-      }
+      bool SameObject = RT->isReferenceType() ||
+                        (RT->isRecordType() &&
+                         E->IgnoreUnlessSpelledInSource()->isGLValue());
+      std::string Pass = SameObject ? "::sonde::passRef" : "::sonde::passValue";
       if (G.empty()) {
-        B.wrapExpr(E, "::sonde::passValue(" + R.Var + ", ", ")", Pr.Index);
+        B.wrapExpr(E, Pass + "(" + R.Var + ", ", ")", Pr.Index);
         continue;
       }
-      Code Open("::sonde::passValueIf(");
+      Code Open(Pass + "If(");
       Open += G;
       Open += ", " + R.Var + ", ";
       B.wrapExpr(E, Open, ")", Pr.Index);
