@@ -311,13 +311,17 @@ SONDE_ALWAYS_INLINE void put64(char *P, uint64_t V) noexcept {
   std::memcpy(P, &V, sizeof V);
 }
 
+/// The nesting level a record carries for `Depth` open regions.
+SONDE_ALWAYS_INLINE uint32_t levelOf(uint32_t Depth) noexcept {
+  return Depth < MaxLevel ? Depth : MaxLevel;
+}
+
 /// The thread's nesting level (its open regions) in the header bits of an
 /// Instant or Watch record: with it the reader puts the record inside or
 /// before a region that starts on the same clock tick, in program order.
 /// One load from the line `reserve` just read; no store.
 SONDE_ALWAYS_INLINE uint32_t levelBits(const ThreadState *T) noexcept {
-  uint32_t D = T->Depth;
-  return (D < MaxLevel ? D : MaxLevel) << SiteIdBits;
+  return levelOf(T->Depth) << SiteIdBits;
 }
 
 } // namespace detail
@@ -602,7 +606,7 @@ SONDE_ALWAYS_INLINE void close(ThreadState *T, uint64_t End,
   if (SONDE_UNLIKELY(D >= MaxDepth))
     return;
   const OpenRegion &R = T->Stack[D];
-  uint8_t Level = static_cast<uint8_t>(D < MaxLevel ? D : MaxLevel);
+  auto Level = static_cast<uint8_t>(levelOf(D));
   if (Iteration == ~uint64_t(0)) {
     if (char *P = reserve(T, 24)) {
       putHeader(P, 24, RecType::Region, Level, R.Site);
