@@ -986,13 +986,13 @@ public:
 
   iterator begin() {
     // The first record of a run starts libsonde (the environment, this
-    // thread's ring, the trace file: milliseconds); it happens here, before
-    // the first fetch is timed, so neither region of the first iteration
-    // contains it.
-    if (On &&
-        (rt::detail::activeId(Fetch) || (Body && rt::detail::activeId(*Body))))
-      rt::detail::thread();
+    // thread's ring, the trace file: milliseconds); neither region of the
+    // first iteration may contain it. startFetch starts it before it takes
+    // the fetch's time; a body without a fetch is timed from the time
+    // fetched() takes first, so it is started here.
     startFetch();
+    if (!FetchThread && On && Body && rt::detail::activeId(*Body))
+      rt::detail::thread();
     return iterator(rt::detail::rangeBegin(Range), this);
   }
   InnerEnd end() { return rt::detail::rangeEnd(Range); }
