@@ -236,6 +236,16 @@ void writeClock(WriterState &W) {
   endBlock(W, putClock(W, P));
 }
 
+/// The trace file cannot be created, or its preamble not written: says so
+/// once, and no file is tried again. Returns false, for openFile.
+bool openFailed(WriterState &W, const char *What, int Err) {
+  sayFileError(What, W.Path, Err, "this run is not recorded");
+  W.OpenFailed = true;
+  W.Path[0] = '\0';
+  FileReady.store(true, std::memory_order_release);
+  return false;
+}
+
 /// Opens the trace file and writes its preamble: the file header, the
 /// Process block and a clock anchor, at once and before anything else, so
 /// a process that ends in any way from here on (even `_exit`) leaves a file
@@ -269,14 +279,8 @@ bool openFile(WriterState &W) {
     if (errno != EEXIST)
       break;
   }
-  if (W.Fd < 0) {
-    sayFileError("cannot create the trace file", W.Path, errno,
-                 "this run is not recorded");
-    W.OpenFailed = true;
-    W.Path[0] = '\0';
-    FileReady.store(true, std::memory_order_release);
-    return false;
-  }
+  if (W.Fd < 0)
+    return openFailed(W, "cannot create the trace file", errno);
   // Host and program name 256 bytes each, boot id 64, varints: under it.
   char Pre[format::FileHeaderSize + 2 * format::BlockHeaderSize + 1024] = {};
   std::memcpy(Pre, format::Magic, 8);
@@ -312,15 +316,11 @@ bool openFile(WriterState &W) {
   frameBlock(Start, Block::Clock, P);
   size_t Size = static_cast<size_t>(P - Pre);
   if (!writeAll(W.Fd, Pre, Size)) {
-    sayFileError("cannot write the trace file", W.Path, errno,
-                 "this run is not recorded");
+    int Err = errno;
     ::close(W.Fd);
     ::unlink(W.Path); // ours (O_EXCL), and without a preamble no trace
     W.Fd = -1;
-    W.OpenFailed = true;
-    W.Path[0] = '\0';
-    FileReady.store(true, std::memory_order_release);
-    return false;
+    return openFailed(W, "cannot write the trace file", Err);
   }
   W.FileBytes = Size;
   FileReady.store(true, std::memory_order_release);
