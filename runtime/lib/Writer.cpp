@@ -730,12 +730,7 @@ uint64_t drainRing(WriterState &W, ThreadRecord &R, uint64_t Lag) {
         std::memcpy(P, &Bits, 8);
         P += 8;
       }
-      BlockBytes += static_cast<size_t>(P - Before);
-      ++W.PendingRecords;
-      Pos += H.Size;
-      continue;
-    }
-    if (H.Type == RecType::Region) {
+    } else if (H.Type == RecType::Region) {
       uint64_t Tsc, Start;
       std::memcpy(&Tsc, Rec + 8, 8);
       std::memcpy(&Start, Rec + 16, 8);
@@ -747,23 +742,21 @@ uint64_t drainRing(WriterState &W, ThreadRecord &R, uint64_t Lag) {
         P[-1] = static_cast<char>(H.Aux | 0x80);
         *P++ = 1;
       }
-      BlockBytes += static_cast<size_t>(P - Before);
-      ++W.PendingRecords;
-      Pos += H.Size;
-      continue;
-    }
-    KeyDefs Defs;
-    uint64_t TscBefore = W.LastTsc;
-    P = encodeRecord(W, H, Rec, P, Defs);
-    if (Defs.N) {
-      // Keys must be defined before the block that uses them: end the block
-      // before this record, define, and encode it again in a new block.
-      W.LastTsc = TscBefore;
-      closeEvents(W, Before);
-      defineKeys(W, Defs);
-      P = openEvents(W, R);
+    } else {
+      KeyDefs Defs;
+      uint64_t TscBefore = W.LastTsc;
       P = encodeRecord(W, H, Rec, P, Defs);
-      Defs.N = 0;
+      if (Defs.N) {
+        // Keys must be defined before the block that uses them: end the
+        // block before this record, define, and encode it again in a new
+        // block.
+        W.LastTsc = TscBefore;
+        closeEvents(W, Before);
+        defineKeys(W, Defs);
+        P = openEvents(W, R);
+        P = encodeRecord(W, H, Rec, P, Defs);
+        Defs.N = 0;
+      }
     }
     BlockBytes += static_cast<size_t>(P - Before);
     ++W.PendingRecords;
