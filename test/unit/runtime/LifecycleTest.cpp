@@ -427,12 +427,17 @@ TEST(Lifecycle, ArgsApplyToTheirRegionAndContextToNestedRecords) {
   EXPECT_EQ(Losses, 6);
 }
 
-std::map<std::string, int> instantCounts(const Trace &T) {
+/// How many events of `Kind` each site name has.
+std::map<std::string, int> countsByName(const Trace &T, EventKind Kind) {
   std::map<std::string, int> N;
   for (const Event &E : T.Events)
-    if (E.Kind == EventKind::Instant)
+    if (E.Kind == Kind)
       ++N[T.site(E.Site).Name];
   return N;
+}
+
+std::map<std::string, int> instantCounts(const Trace &T) {
+  return countsByName(T, EventKind::Instant);
 }
 
 TEST(Lifecycle, CategoriesAndProbesSwitchAtRunTime) {
@@ -501,18 +506,25 @@ TEST(Api, EveryPrimitiveRecordsWhatItSays) {
 
 // --- When the trace cannot be written (issue 12 item 3) -------------------
 
-/// The one stderr line of a run that could not record, checked: it names
-/// the file sonde tried and the errno.
-void expectOneFileError(const RunResult &R, const std::string &DirPrefix,
-                        const char *Errno) {
+/// The run's stderr is one line saying sonde cannot `Verb` the trace file
+/// it tried under `Dir`, with the errno's name.
+void expectOneFileLine(const RunResult &R, const std::string &Verb,
+                       const std::string &Dir, const char *Errno) {
   std::vector<std::string> L = lines(R.Stderr);
   ASSERT_EQ(L.size(), 1u) << R.Stderr;
-  EXPECT_NE(L[0].find("sonde: cannot create the trace file '" + DirPrefix +
+  EXPECT_NE(L[0].find("sonde: cannot " + Verb + " the trace file '" + Dir +
                       "/exit-paths-0-"),
             std::string::npos)
       << L[0];
   EXPECT_NE(L[0].find(std::string("(") + Errno + ")"), std::string::npos)
       << L[0];
+}
+
+/// The one stderr line of a run that could not record, checked: it names
+/// the file sonde tried and the errno.
+void expectOneFileError(const RunResult &R, const std::string &DirPrefix,
+                        const char *Errno) {
+  ASSERT_NO_FATAL_FAILURE(expectOneFileLine(R, "create", DirPrefix, Errno));
   EXPECT_TRUE(R.exited(0)) << "the program's own exit status is kept";
   EXPECT_EQ(R.produced(), 10);
 }
@@ -544,12 +556,22 @@ TEST(Output, ReadOnlyDirectoryIsSaidOnce) {
   expectOneFileError(R, Dir, "EACCES");
 }
 
-/// A private mount namespace for this test process (ctest runs each test
-/// in its own), so the mounts below are seen by it and its children only.
-bool privateMounts(std::string &Why) {
+/// Mounts a tmpfs of `Options` at the new directory `Dir`, in a private
+/// mount namespace for this test process (ctest runs each test in its own),
+/// so it is seen by it and its children only. False, with why, if it cannot.
+bool mountTmpfs(const std::string &Dir, unsigned long Flags,
+                const char *Options, std::string &Why) {
+  if (mkdir(Dir.c_str(), 0755) != 0) {
+    Why = "cannot make " + Dir + ": " + strerror(errno);
+    return false;
+  }
   if (unshare(CLONE_NEWNS) != 0 ||
       mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) {
     Why = std::string("cannot make a mount namespace: ") + strerror(errno);
+    return false;
+  }
+  if (mount("tmpfs", Dir.c_str(), "tmpfs", Flags, Options) != 0) {
+    Why = std::string("cannot mount it: ") + strerror(errno);
     return false;
   }
   return true;
@@ -558,11 +580,8 @@ bool privateMounts(std::string &Why) {
 TEST(Output, ReadOnlyMountIsSaidOnce) {
   std::string Why;
   std::string Dir = makeTempDir() + "/mnt";
-  ASSERT_EQ(mkdir(Dir.c_str(), 0755), 0);
-  if (!privateMounts(Why) ||
-      mount("tmpfs", Dir.c_str(), "tmpfs", MS_RDONLY, "size=64k") != 0)
-    GTEST_SKIP() << "needs root to mount a read-only tmpfs: " << Why
-                 << strerror(errno);
+  if (!mountTmpfs(Dir, MS_RDONLY, "size=64k", Why))
+    GTEST_SKIP() << "needs root to mount a read-only tmpfs: " << Why;
   RunResult R = run({"return", "10"}, {"SONDE_OUTPUT=" + Dir});
   umount(Dir.c_str());
   expectOneFileError(R, Dir, "EROFS");
@@ -575,24 +594,15 @@ TEST(Output, FullDiskCutsBackToWholeBlocksAndCountsTheLoss) {
   // middle, the lost records counted as dropped, one line on stderr.
   std::string Why;
   std::string Dir = makeTempDir() + "/disk";
-  ASSERT_EQ(mkdir(Dir.c_str(), 0755), 0);
-  if (!privateMounts(Why) ||
-      mount("tmpfs", Dir.c_str(), "tmpfs", 0, "size=256k") != 0)
-    GTEST_SKIP() << "needs root to mount a small tmpfs: " << Why
-                 << strerror(errno);
+  if (!mountTmpfs(Dir, 0, "size=256k", Why))
+    GTEST_SKIP() << "needs root to mount a small tmpfs: " << Why;
   const long N = 3000;
   RunResult R = run({"diskfull", std::to_string(N), Dir + "/filler"},
                     {"SONDE_OUTPUT=" + Dir});
   R.Files = traceFiles(Dir);
   ASSERT_TRUE(R.exited(0)) << R.Stderr;
   ASSERT_EQ(R.produced(), 3 * N);
-  std::vector<std::string> L = lines(R.Stderr);
-  ASSERT_EQ(L.size(), 1u) << R.Stderr;
-  EXPECT_NE(L[0].find("sonde: cannot write the trace file '" + Dir +
-                      "/exit-paths-0-"),
-            std::string::npos)
-      << L[0];
-  EXPECT_NE(L[0].find("(ENOSPC)"), std::string::npos) << L[0];
+  ASSERT_NO_FATAL_FAILURE(expectOneFileLine(R, "write", Dir, "ENOSPC"));
   Trace T = readOne(R);
   umount(Dir.c_str());
   EXPECT_TRUE(T.Complete) << T.Problem;
@@ -736,10 +746,7 @@ TEST(Lifecycle, StartUpHappensBeforeTheFirstFetchIsTimed) {
             std::string::npos)
       << R.Stdout;
   Trace T = readOne(R);
-  std::map<std::string, int> Regions;
-  for (const Event &E : T.Events)
-    if (E.Kind == EventKind::Region)
-      ++Regions[T.site(E.Site).Name];
+  auto Regions = countsByName(T, EventKind::Region);
   EXPECT_EQ(Regions["fetch.iter"], 5);
   EXPECT_EQ(Regions["fetch.block"], 5);
   EXPECT_EQ(count(T).Watches, 5);
