@@ -626,6 +626,30 @@ TEST(Output, FullDiskCutsBackToWholeBlocksAndCountsTheLoss) {
     ASSERT_LT(Values[I - 1], Values[I]) << "in order, none twice";
 }
 
+TEST(Output, FullDiskBeforeThePreambleIsSaidOnceAndLeavesNoFile) {
+  // The file can be made (tmpfs counts inodes apart from bytes) but not
+  // even its preamble written: one line, and no empty file left behind.
+  std::string Why;
+  std::string Dir = makeTempDir() + "/disk";
+  if (!mountTmpfs(Dir, 0, "size=64k", Why))
+    GTEST_SKIP() << "needs root to mount a small tmpfs: " << Why;
+  {
+    std::ofstream Filler(Dir + "/filler");
+    static char Page[4096];
+    while (Filler.write(Page, sizeof Page))
+      ;
+  }
+  RunResult R = run({"return", "10"}, {"SONDE_OUTPUT=" + Dir});
+  std::vector<std::string> Left = traceFiles(Dir);
+  umount(Dir.c_str());
+  ASSERT_NO_FATAL_FAILURE(expectOneFileLine(R, "write", Dir, "ENOSPC"));
+  EXPECT_NE(R.Stderr.find("; this run is not recorded"), std::string::npos)
+      << R.Stderr;
+  EXPECT_TRUE(R.exited(0)) << "the program's own exit status is kept";
+  EXPECT_EQ(R.produced(), 10);
+  EXPECT_TRUE(Left.empty()) << Left[0];
+}
+
 // --- Environment values (issue 12 item 4) ------------------------------------
 
 /// Runs `return 10` with one setting; returns its stderr lines.
