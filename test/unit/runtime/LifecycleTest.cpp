@@ -776,6 +776,20 @@ TEST(Lifecycle, StartUpHappensBeforeTheFirstFetchIsTimed) {
   EXPECT_EQ(count(T).Watches, 5);
 }
 
+TEST(Lifecycle, StartUpHappensBeforeTheFirstBodyIsTimedWithoutAFetch) {
+  // The fetch switched off: the first body is what starts libsonde.
+  RunResult R =
+      run({"iterate", "5"}, {"SONDE_DISABLE=dataloader.fetch/fetch.iter"});
+  ASSERT_TRUE(R.exited(0)) << R.Stderr;
+  EXPECT_NE(R.Stdout.find("started before the first fetch 1"),
+            std::string::npos)
+      << R.Stdout;
+  Trace T = readOne(R);
+  auto Regions = countsByName(T, EventKind::Region);
+  EXPECT_EQ(Regions["fetch.iter"], 0);
+  EXPECT_EQ(Regions["fetch.block"], 5);
+}
+
 // --- Torn files
 // ----------------------------------------------------------------
 
