@@ -1,5 +1,4 @@
-//===- ExitPaths.cpp - A program that records, then leaves in a chosen way
-//-===//
+//===- ExitPaths.cpp - A program that records, then leaves its way --------===//
 //
 // Driven by test/unit/runtime/LifecycleTest.cpp, which runs it with
 // SONDE_OUTPUT set and reads the trace it leaves:
