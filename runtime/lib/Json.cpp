@@ -77,10 +77,7 @@ JsonOut &JsonOut::str(std::string_view S) {
       }
     }
   }
-  Buf.push_back('"');
-  if (Buf.size() > (1u << 16))
-    flush();
-  return *this;
+  return raw("\"");
 }
 
 JsonOut &JsonOut::num(int64_t V) {
