@@ -68,7 +68,7 @@ JsonOut &JsonOut::str(std::string_view S) {
     case '\r': Buf.append("\\r"); break;
     case '\t': Buf.append("\\t"); break;
     default:
-      if (C < 0x20) {
+      if (C < 0x20 || (ScriptSafe && (C == '<' || C == '>' || C == '&'))) {
         char Esc[8];
         std::snprintf(Esc, sizeof Esc, "\\u%04x", C);
         Buf.append(Esc);

@@ -461,30 +461,16 @@ bool writeReport(const std::vector<Trace> &Traces, const ReportOptions &O,
     size_t Len = 0;
     std::FILE *M = open_memstream(&Buf, &Len);
     {
-      JsonOut J(M);
+      // The data sits in a script element: no '<' in it may end it.
+      JsonOut J(M, /*ScriptSafe=*/true);
       writeData(J, Traces, O, Error);
     }
     std::fclose(M);
-    std::string Data(Buf, Len);
+    if (Error.empty())
+      std::fwrite(Buf, 1, Len, Out);
     std::free(Buf);
     if (!Error.empty())
       return false;
-    // In a script element, "</script" ends it and "<!--" followed by
-    // "<script" makes the parser miss the end. These characters only occur
-    // inside JSON strings, where their \u escapes read the same.
-    std::string Safe;
-    Safe.reserve(Data.size());
-    for (char C : Data) {
-      if (C == '<')
-        Safe += "\\u003c";
-      else if (C == '>')
-        Safe += "\\u003e";
-      else if (C == '&')
-        Safe += "\\u0026";
-      else
-        Safe.push_back(C);
-    }
-    std::fwrite(Safe.data(), 1, Safe.size(), Out);
   }
   Page.remove_prefix(At + Slot.size());
   std::fwrite(Page.data(), 1, Page.size(), Out);
