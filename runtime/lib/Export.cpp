@@ -21,19 +21,16 @@ std::string eventName(const Trace &T, const Event &E) {
   return Name;
 }
 
-bool scalarValue(const Value &V, double &Out) {
-  if (V.isNumber()) {
-    Out = V.number();
-    return true;
-  }
+const Value *scalarOf(const Value &V) {
+  if (V.isNumber())
+    return &V;
   if (V.K != Value::Kind::Object)
-    return false;
+    return nullptr;
   const Value *Numel = V.get("numel"), *Scalar = V.get("value");
   if (!Numel || !Numel->isNumber() || Numel->number() != 1 || !Scalar ||
       !Scalar->isNumber())
-    return false;
-  Out = Scalar->number();
-  return true;
+    return nullptr;
+  return Scalar;
 }
 
 int64_t timeOrigin(const std::vector<Trace> &Traces) {
@@ -228,8 +225,9 @@ void exportChrome(const std::vector<Trace> &Traces, std::FILE *Out) {
     for (const Event &E : T.Events) {
       const SiteInfo &S = T.site(E.Site);
       // A numeric watch (or a one-element tensor's value) is a counter.
-      double Scalar = 0;
-      bool Counter = E.Kind == EventKind::Watch && scalarValue(E.V, Scalar);
+      const Value *Scalar =
+          E.Kind == EventKind::Watch ? scalarOf(E.V) : nullptr;
+      bool Counter = Scalar != nullptr;
       Begin();
       switch (E.Kind) {
       case EventKind::Region:
@@ -255,10 +253,8 @@ void exportChrome(const std::vector<Trace> &Traces, std::FILE *Out) {
       J.key("pid").num(Pid);
       J.key("tid").num(T.tid(E.Thread));
       J.key("args").open();
-      if (Counter && E.V.isNumber())
-        J.key(S.Name).value(E.V);
-      else if (Counter)
-        J.key(S.Name).num(Scalar);
+      if (Counter)
+        J.key(S.Name).value(*Scalar);
       else if (E.Kind == EventKind::Watch)
         J.key("value").value(E.V);
       if (!Counter) {

@@ -70,14 +70,13 @@ const Value *argOf(const Event &E, std::string_view Name) {
 bool plotValue(const SiteInfo &S, const Value &V, double &Out) {
   if (static_cast<int>(S.Kind) == 6 || static_cast<int>(S.Kind) == 7)
     return false;
-  if (scalarValue(V, Out))
-    return true;
-  if (V.K == Value::Kind::Object)
-    if (const Value *M = V.get("mean"); M && M->isNumber()) {
-      Out = M->number();
-      return true;
-    }
-  return false;
+  const Value *N = scalarOf(V);
+  if (!N && V.K == Value::Kind::Object)
+    N = V.get("mean");
+  if (!N || !N->isNumber())
+    return false;
+  Out = N->number();
+  return true;
 }
 
 struct NameStats {
@@ -343,8 +342,7 @@ void writeData(JsonOut &J, const std::vector<Trace> &Traces,
       Series &W = It->second;
       if (New) {
         Order.push_back(Key);
-        double Scalar;
-        W.Name = S.Name + (scalarValue(E.V, Scalar) ? "" : ".mean");
+        W.Name = S.Name + (scalarOf(E.V) ? "" : ".mean");
         W.Func = S.Function;
         W.XName = !argOf(E, "step")  ? ""
                   : StepBase.empty() ? "step"
