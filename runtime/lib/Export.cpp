@@ -72,13 +72,6 @@ std::string stableIdText(uint64_t Id) {
   return B;
 }
 
-/// `Ts` relative to `Origin`, wrapping (never overflowing) on the times of
-/// a damaged file.
-int64_t since(int64_t Ts, int64_t Origin) {
-  return static_cast<int64_t>(static_cast<uint64_t>(Ts) -
-                              static_cast<uint64_t>(Origin));
-}
-
 /// The absolute time `Origin` as a string of decimal nanoseconds since the
 /// Unix epoch (above 2^53: exact only as text).
 std::string unixNsText(int64_t Origin) { return std::to_string(Origin); }
@@ -110,7 +103,7 @@ void processRecord(JsonOut &J, const Trace &T, bool End, int64_t Origin) {
   J.key("event").str(End ? "end" : "start");
   // A file cut before its process block has no start time: null.
   if (int64_t Ts = End ? P.EndNs : P.StartNs)
-    J.key("ts").num(since(Ts, Origin));
+    J.key("ts").num(Ts - Origin);
   else
     J.key("ts").raw("null");
   if (!End)
@@ -153,7 +146,7 @@ void exportJsonl(const std::vector<Trace> &Traces, std::FILE *Out) {
         apiFields(J, S, E.V);
       J.key("cat").str(S.topCategory());
       J.key("name").str(eventName(T, E));
-      J.key("ts").num(since(E.Ts, Origin));
+      J.key("ts").num(E.Ts - Origin);
       if (E.Kind == EventKind::Region)
         J.key("dur").num(E.Dur);
       J.key("pid").num(T.Process.Pid);
@@ -249,7 +242,7 @@ void exportChrome(const std::vector<Trace> &Traces, std::FILE *Out) {
       }
       J.key("name").str(eventName(T, E));
       J.key("cat").str(S.Category);
-      J.key("ts").micros(since(E.Ts, Origin));
+      J.key("ts").micros(E.Ts - Origin);
       J.key("pid").num(Pid);
       J.key("tid").num(T.tid(E.Thread));
       J.key("args").open();

@@ -13,7 +13,8 @@
 namespace sonde::trace {
 
 /// The time the JSONL and Chrome exports count from: the earliest process
-/// start or record of `Traces` (ns since the Unix epoch).
+/// start or record of `Traces` (ns since the Unix epoch). Every time a
+/// trace holds is in [0, MaxTimeNs], so a time less it never overflows.
 int64_t timeOrigin(const std::vector<Trace> &Traces);
 
 /// One JSON object per line (docs/exports.md), each process in time order;
