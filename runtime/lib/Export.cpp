@@ -21,19 +21,16 @@ std::string eventName(const Trace &T, const Event &E) {
   return Name;
 }
 
-bool scalarValue(const Value &V, double &Out) {
-  if (V.isNumber()) {
-    Out = V.number();
-    return true;
-  }
+const Value *scalarOf(const Value &V) {
+  if (V.isNumber())
+    return &V;
   if (V.K != Value::Kind::Object)
-    return false;
+    return nullptr;
   const Value *Numel = V.get("numel"), *Scalar = V.get("value");
   if (!Numel || !Numel->isNumber() || Numel->number() != 1 || !Scalar ||
       !Scalar->isNumber())
-    return false;
-  Out = Scalar->number();
-  return true;
+    return nullptr;
+  return Scalar;
 }
 
 int64_t timeOrigin(const std::vector<Trace> &Traces) {
@@ -75,13 +72,6 @@ std::string stableIdText(uint64_t Id) {
   return B;
 }
 
-/// `Ts` relative to `Origin`, wrapping (never overflowing) on the times of
-/// a damaged file.
-int64_t since(int64_t Ts, int64_t Origin) {
-  return static_cast<int64_t>(static_cast<uint64_t>(Ts) -
-                              static_cast<uint64_t>(Origin));
-}
-
 /// The absolute time `Origin` as a string of decimal nanoseconds since the
 /// Unix epoch (above 2^53: exact only as text).
 std::string unixNsText(int64_t Origin) { return std::to_string(Origin); }
@@ -113,7 +103,7 @@ void processRecord(JsonOut &J, const Trace &T, bool End, int64_t Origin) {
   J.key("event").str(End ? "end" : "start");
   // A file cut before its process block has no start time: null.
   if (int64_t Ts = End ? P.EndNs : P.StartNs)
-    J.key("ts").num(since(Ts, Origin));
+    J.key("ts").num(Ts - Origin);
   else
     J.key("ts").raw("null");
   if (!End)
@@ -156,7 +146,7 @@ void exportJsonl(const std::vector<Trace> &Traces, std::FILE *Out) {
         apiFields(J, S, E.V);
       J.key("cat").str(S.topCategory());
       J.key("name").str(eventName(T, E));
-      J.key("ts").num(since(E.Ts, Origin));
+      J.key("ts").num(E.Ts - Origin);
       if (E.Kind == EventKind::Region)
         J.key("dur").num(E.Dur);
       J.key("pid").num(T.Process.Pid);
@@ -228,8 +218,9 @@ void exportChrome(const std::vector<Trace> &Traces, std::FILE *Out) {
     for (const Event &E : T.Events) {
       const SiteInfo &S = T.site(E.Site);
       // A numeric watch (or a one-element tensor's value) is a counter.
-      double Scalar = 0;
-      bool Counter = E.Kind == EventKind::Watch && scalarValue(E.V, Scalar);
+      const Value *Scalar =
+          E.Kind == EventKind::Watch ? scalarOf(E.V) : nullptr;
+      bool Counter = Scalar != nullptr;
       Begin();
       switch (E.Kind) {
       case EventKind::Region:
@@ -251,14 +242,12 @@ void exportChrome(const std::vector<Trace> &Traces, std::FILE *Out) {
       }
       J.key("name").str(eventName(T, E));
       J.key("cat").str(S.Category);
-      J.key("ts").micros(since(E.Ts, Origin));
+      J.key("ts").micros(E.Ts - Origin);
       J.key("pid").num(Pid);
       J.key("tid").num(T.tid(E.Thread));
       J.key("args").open();
-      if (Counter && E.V.isNumber())
-        J.key(S.Name).value(E.V);
-      else if (Counter)
-        J.key(S.Name).num(Scalar);
+      if (Counter)
+        J.key(S.Name).value(*Scalar);
       else if (E.Kind == EventKind::Watch)
         J.key("value").value(E.V);
       if (!Counter) {

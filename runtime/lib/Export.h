@@ -13,7 +13,8 @@
 namespace sonde::trace {
 
 /// The time the JSONL and Chrome exports count from: the earliest process
-/// start or record of `Traces` (ns since the Unix epoch).
+/// start or record of `Traces` (ns since the Unix epoch). Every time a
+/// trace holds is in [0, MaxTimeNs], so a time less it never overflows.
 int64_t timeOrigin(const std::vector<Trace> &Traces);
 
 /// One JSON object per line (docs/exports.md), each process in time order;
@@ -71,10 +72,10 @@ void dumpTrace(const Trace &T, std::FILE *Out);
 void printSummary(const std::vector<Trace> &Traces, std::FILE *Out);
 void printSummaryJson(const std::vector<Trace> &Traces, std::FILE *Out);
 
-/// The number a watched value stands for, when it is one: a number, or the
-/// summary of a one-element tensor (`summary: value`, a 0-dim loss:
-/// {"shape":[],"numel":1,"value":8.71}), whose `value` it is.
-bool scalarValue(const Value &V, double &Out);
+/// The number a watched value stands for, when it is one: `V` itself when
+/// a number, or the `value` of a one-element tensor's summary (`summary:
+/// value`, a 0-dim loss: {"shape":[],"numel":1,"value":8.71}); else null.
+const Value *scalarOf(const Value &V);
 
 /// The name an event is shown under: the site's name, with `.start` or
 /// `.stop` for the two instants of a `mode: instant` region.

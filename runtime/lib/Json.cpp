@@ -68,7 +68,7 @@ JsonOut &JsonOut::str(std::string_view S) {
     case '\r': Buf.append("\\r"); break;
     case '\t': Buf.append("\\t"); break;
     default:
-      if (C < 0x20) {
+      if (C < 0x20 || (ScriptSafe && (C == '<' || C == '>' || C == '&'))) {
         char Esc[8];
         std::snprintf(Esc, sizeof Esc, "\\u%04x", C);
         Buf.append(Esc);
@@ -77,10 +77,7 @@ JsonOut &JsonOut::str(std::string_view S) {
       }
     }
   }
-  Buf.push_back('"');
-  if (Buf.size() > (1u << 16))
-    flush();
-  return *this;
+  return raw("\"");
 }
 
 JsonOut &JsonOut::num(int64_t V) {

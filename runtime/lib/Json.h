@@ -26,7 +26,11 @@ public:
   /// What a string byte that is not well-formed UTF-8 becomes: U+FFFD.
   static constexpr std::string_view InvalidByte = "\\ufffd";
 
-  explicit JsonOut(std::FILE *F) : F(F) {}
+  /// `ScriptSafe`: strings also escape '<', '>' and '&' (as \u003c ...),
+  /// so the JSON can sit inside an HTML script element: no "</script" ends
+  /// it, no "<!--" starts a comment in it. Outside strings JSON has none.
+  explicit JsonOut(std::FILE *F, bool ScriptSafe = false)
+      : F(F), ScriptSafe(ScriptSafe) {}
   ~JsonOut() { flush(); }
   JsonOut(const JsonOut &) = delete;
   JsonOut &operator=(const JsonOut &) = delete;
@@ -62,6 +66,7 @@ public:
 
 private:
   std::FILE *F;
+  bool ScriptSafe;
   std::string Buf;
   bool First = true;
 };

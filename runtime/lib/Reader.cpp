@@ -85,16 +85,21 @@ private:
     Corrupt = "byte " + std::to_string(At - Base) + ": " + What;
   }
   /// The site's description in messages.
-  std::string siteName(uint32_t Id) const {
+  std::string siteName(uint64_t Id) const {
     return "site " + std::to_string(Id) +
            (Id < T.Sites.size() && T.Sites[Id].Id == Id
                 ? " ('" + T.Sites[Id].Name + "')"
                 : std::string());
   }
-  /// Null when `Site` is defined and may carry a record of type `Type`,
-  /// else why not.
-  const char *checkSite(uint32_t Site, Ev Type) const;
-  bool knownThread(uint32_t Index) const { return T.thread(Index) != nullptr; }
+  /// Null when `Site` (a number as the file gives it) is defined and may
+  /// carry a record of type `Type`, else why not.
+  const char *checkSite(uint64_t Site, Ev Type) const;
+  /// Whether a Thread block announced `Index` (a number as the file gives
+  /// it).
+  bool knownThread(uint64_t Index) const {
+    return Index <= UINT32_MAX &&
+           T.thread(static_cast<uint32_t>(Index)) != nullptr;
+  }
   /// Per event, in file order: the nesting level that orders it (a
   /// region's own, an instant's or watch's from Level records), NoLevel
   /// when the file does not say.
@@ -231,7 +236,7 @@ const Args *Decoder::argsFor(ThreadDecode &TD, uint32_t OwnSite) {
   return TD.Cached;
 }
 
-const char *Decoder::checkSite(uint32_t Site, Ev Type) const {
+const char *Decoder::checkSite(uint64_t Site, Ev Type) const {
   if (Site == 0 || Site >= T.Sites.size() || T.Sites[Site].Id != Site)
     return "a record of a site no Site block defined";
   SiteKind K = T.Sites[Site].Kind;
@@ -265,7 +270,7 @@ void Decoder::events(Cursor &C) {
   uint64_t Tsc = C.varint();
   if (!C.ok())
     return corrupt(BlockAt, "an events block without its thread and time");
-  if (ThreadV > UINT32_MAX || !knownThread(static_cast<uint32_t>(ThreadV)))
+  if (!knownThread(ThreadV))
     return corrupt(BlockAt, "an events block of thread " +
                                 std::to_string(ThreadV) +
                                 ", which no Thread block announced");
@@ -286,11 +291,9 @@ void Decoder::events(Cursor &C) {
     Tsc += static_cast<uint64_t>(C.svarint());
     if (!C.ok())
       return corrupt(At, "a record cut short");
-    if ((Head >> 4) > UINT32_MAX)
-      return corrupt(At, "a site id of " + std::to_string(Head >> 4));
+    if (const char *Bad = checkSite(Head >> 4, Type))
+      return corrupt(At, std::string(Bad) + " (" + siteName(Head >> 4) + ")");
     auto Site = static_cast<uint32_t>(Head >> 4);
-    if (const char *Bad = checkSite(Site, Type))
-      return corrupt(At, std::string(Bad) + " (" + siteName(Site) + ")");
     Event E;
     E.Site = Site;
     E.Thread = Thread;
@@ -487,8 +490,7 @@ void Decoder::block(Block B, Cursor &C, bool Torn) {
     const uint8_t *At = C.pos();
     uint64_t Thread = C.varint();
     uint64_t N = C.varint();
-    if (!C.ok() || Thread > UINT32_MAX ||
-        !knownThread(static_cast<uint32_t>(Thread)))
+    if (!C.ok() || !knownThread(Thread))
       return corrupt(At, "a dropped-records block of an unknown thread");
     Dropped[static_cast<uint32_t>(Thread)] = N;
     break;
@@ -499,12 +501,11 @@ void Decoder::block(Block B, Cursor &C, bool Torn) {
     uint64_t SiteV = C.varint();
     uint64_t Start = C.varint();
     uint64_t LevelV = C.varint();
-    if (!C.ok() || ThreadV > UINT32_MAX ||
-        !knownThread(static_cast<uint32_t>(ThreadV)))
+    if (!C.ok() || !knownThread(ThreadV))
       return corrupt(At, "an unfinished region of an unknown thread");
-    auto Site = static_cast<uint32_t>(std::min<uint64_t>(SiteV, UINT32_MAX));
-    if (const char *Bad = checkSite(Site, Ev::Region))
-      return corrupt(At, std::string(Bad) + " (" + siteName(Site) + ")");
+    if (const char *Bad = checkSite(SiteV, Ev::Region))
+      return corrupt(At, std::string(Bad) + " (" + siteName(SiteV) + ")");
+    auto Site = static_cast<uint32_t>(SiteV);
     if (LevelV > format::MaxLevel)
       return corrupt(At, "an unfinished region at nesting level " +
                              std::to_string(LevelV));

@@ -70,14 +70,13 @@ const Value *argOf(const Event &E, std::string_view Name) {
 bool plotValue(const SiteInfo &S, const Value &V, double &Out) {
   if (static_cast<int>(S.Kind) == 6 || static_cast<int>(S.Kind) == 7)
     return false;
-  if (scalarValue(V, Out))
-    return true;
-  if (V.K == Value::Kind::Object)
-    if (const Value *M = V.get("mean"); M && M->isNumber()) {
-      Out = M->number();
-      return true;
-    }
-  return false;
+  const Value *N = scalarOf(V);
+  if (!N && V.K == Value::Kind::Object)
+    N = V.get("mean");
+  if (!N || !N->isNumber())
+    return false;
+  Out = N->number();
+  return true;
 }
 
 struct NameStats {
@@ -343,8 +342,7 @@ void writeData(JsonOut &J, const std::vector<Trace> &Traces,
       Series &W = It->second;
       if (New) {
         Order.push_back(Key);
-        double Scalar;
-        W.Name = S.Name + (scalarValue(E.V, Scalar) ? "" : ".mean");
+        W.Name = S.Name + (scalarOf(E.V) ? "" : ".mean");
         W.Func = S.Function;
         W.XName = !argOf(E, "step")  ? ""
                   : StepBase.empty() ? "step"
@@ -461,30 +459,16 @@ bool writeReport(const std::vector<Trace> &Traces, const ReportOptions &O,
     size_t Len = 0;
     std::FILE *M = open_memstream(&Buf, &Len);
     {
-      JsonOut J(M);
+      // The data sits in a script element: no '<' in it may end it.
+      JsonOut J(M, /*ScriptSafe=*/true);
       writeData(J, Traces, O, Error);
     }
     std::fclose(M);
-    std::string Data(Buf, Len);
+    if (Error.empty())
+      std::fwrite(Buf, 1, Len, Out);
     std::free(Buf);
     if (!Error.empty())
       return false;
-    // In a script element, "</script" ends it and "<!--" followed by
-    // "<script" makes the parser miss the end. These characters only occur
-    // inside JSON strings, where their \u escapes read the same.
-    std::string Safe;
-    Safe.reserve(Data.size());
-    for (char C : Data) {
-      if (C == '<')
-        Safe += "\\u003c";
-      else if (C == '>')
-        Safe += "\\u003e";
-      else if (C == '&')
-        Safe += "\\u0026";
-      else
-        Safe.push_back(C);
-    }
-    std::fwrite(Safe.data(), 1, Safe.size(), Out);
   }
   Page.remove_prefix(At + Slot.size());
   std::fwrite(Page.data(), 1, Page.size(), Out);

@@ -183,8 +183,9 @@ Totals collect(const std::vector<Trace> &Traces) {
         if (!W.First)
           W.First = &E.V;
         W.Last = &E.V;
-        if (double V; scalarValue(E.V, V)) {
+        if (const Value *Scalar = scalarOf(E.V)) {
           W.Numeric = true;
+          double V = Scalar->number();
           if (!std::isnan(V)) {
             W.Min = std::min(W.Min, V);
             W.Max = std::max(W.Max, V);
@@ -228,19 +229,6 @@ std::string human(int64_t Ns) {
   return B;
 }
 
-std::string shortValue(const Value &V);
-
-/// A watched value in the watch table: a one-element tensor by its value,
-/// anything else as shortValue shows it.
-std::string watchText(const Value &V) {
-  double D;
-  if (V.K != Value::Kind::Object || !scalarValue(V, D))
-    return shortValue(V);
-  char B[32];
-  std::snprintf(B, sizeof B, "%.6g", D);
-  return B;
-}
-
 std::string shortValue(const Value &V) {
   char B[64];
   switch (V.K) {
@@ -268,6 +256,13 @@ std::string shortValue(const Value &V) {
   default:
     return "-";
   }
+}
+
+/// A watched value in the watch table: a one-element tensor by its value,
+/// anything else as shortValue shows it.
+std::string watchText(const Value &V) {
+  const Value *Scalar = scalarOf(V);
+  return shortValue(Scalar ? *Scalar : V);
 }
 
 } // namespace

@@ -227,7 +227,8 @@ bool loadAll(const Options &O, std::vector<Trace> &Traces, bool Events = true) {
   return true;
 }
 
-/// Whether the command takes the option: --help and --version aside.
+/// Whether the command takes the option (--help and --version aside): the
+/// one place that says which options there are.
 bool takes(const std::string &Command, const std::string &Option) {
   if (Option == "--json")
     return Command == "summary" || Command == "info";
@@ -235,7 +236,22 @@ bool takes(const std::string &Command, const std::string &Option) {
     return Command == "export" || Command == "merge";
   if (Option == "-o")
     return true;
-  return Command == "report"; // --step, --title
+  if (Option == "--step" || Option == "--title")
+    return Command == "report";
+  return false;
+}
+
+/// The commands that take `Option`, as messages name them ("'summary' and
+/// 'info'"); empty for an unknown option.
+std::string commandsTaking(const std::string &Option) {
+  std::vector<std::string> Names;
+  for (const Command &C : Commands)
+    if (takes(C.Name, Option))
+      Names.push_back(std::string("'") + C.Name + "'");
+  std::string Out;
+  for (size_t I = 0; I < Names.size(); ++I)
+    Out += (I == 0 ? "" : I + 1 == Names.size() ? " and " : ", ") + Names[I];
+  return Out;
 }
 
 } // namespace
@@ -290,19 +306,14 @@ int main(int Argc, char **Argv) {
       Flag = "--format";
     if (Flag == "--output")
       Flag = "-o";
-    bool Known = Flag == "--json" || Flag == "--format" || Flag == "-o" ||
-                 Flag == "--step" || Flag == "--title";
-    if (!Known)
+    std::string Takers = commandsTaking(Flag);
+    if (Takers.empty())
       return usageError("unknown option '" + A + "' for '" + O.Command + "'",
                         Cmd);
-    if (!takes(O.Command, Flag)) {
-      std::string Which = Flag == "--json"     ? "'summary' and 'info'"
-                          : Flag == "--format" ? "'export' and 'merge'"
-                                               : "'report'";
-      return usageError("'" + Flag + "' is an option of " + Which +
+    if (!takes(O.Command, Flag))
+      return usageError("'" + Flag + "' is an option of " + Takers +
                             ", not of '" + O.Command + "'",
                         Cmd);
-    }
     if (Flag == "--json") {
       if (HasInline)
         return usageError("'--json' takes no value", Cmd);
@@ -325,7 +336,7 @@ int main(int Argc, char **Argv) {
   if (O.Inputs.empty())
     return usageError("'" + O.Command + "' needs a trace file or directory",
                       Cmd);
-  bool TakesFormat = O.Command == "export" || O.Command == "merge";
+  bool TakesFormat = takes(O.Command, "--format");
   if ((O.Command == "merge" || O.Command == "report") && O.Output.empty())
     return usageError("'" + O.Command + "' needs -o FILE" +
                           (O.Command == "report" ? " (an .html file)" : ""),

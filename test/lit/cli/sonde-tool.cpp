@@ -28,6 +28,21 @@
 // ERR-NOT: sonde: error
 // ERR: exit 2
 //
+// An option of another command names the commands that take it; '--json'
+// takes no value.
+// RUN: sh -c '%sonde-trace export %t/-run --json 2>&1; echo "exit $?"' | FileCheck %s --check-prefix=NOTHIS
+// NOTHIS: sonde: error: '--json' is an option of 'summary' and 'info', not of 'export'
+// NOTHIS: exit 2
+// RUN: sh -c '%sonde-trace info %t/-run -f jsonl 2>&1; echo "exit $?"' | FileCheck %s --check-prefix=NOFMT
+// NOFMT: sonde: error: '--format' is an option of 'export' and 'merge', not of 'info'
+// NOFMT: exit 2
+// RUN: sh -c '%sonde-trace summary %t/-run --title=x 2>&1; echo "exit $?"' | FileCheck %s --check-prefix=NOTITLE
+// NOTITLE: sonde: error: '--title' is an option of 'report', not of 'summary'
+// NOTITLE: exit 2
+// RUN: sh -c '%sonde-trace summary %t/-run --json=yes 2>&1; echo "exit $?"' | FileCheck %s --check-prefix=JSONVAL
+// JSONVAL: sonde: error: '--json' takes no value
+// JSONVAL: exit 2
+//
 // In a directory, a file that is not a trace and a subdirectory named
 // x.sonde are skipped with a warning each; the rest is read.
 // RUN: mkdir -p %t/mixed/x.sonde && cp %S/../../../fuzz/corpus/trace/threads.sonde %t/mixed/a.sonde

@@ -101,6 +101,23 @@ template <typename Fn> std::string capture(Fn F) {
   return S;
 }
 
+/// What `Write` (an exporter, or a printer) writes for the one trace `B`
+/// built.
+template <typename Fn> std::string outputOf(Builder B, Fn Write) {
+  std::vector<Trace> Ts;
+  Ts.push_back(std::move(B.T));
+  return capture([&](std::FILE *F) { Write(Ts, F); });
+}
+
+/// The report page of the one trace `B` built, which must be written.
+std::string reportOf(Builder B, const ReportOptions &O) {
+  return outputOf(std::move(B),
+                  [&](const std::vector<Trace> &Ts, std::FILE *F) {
+                    std::string Error;
+                    EXPECT_TRUE(writeReport(Ts, O, F, Error)) << Error;
+                  });
+}
+
 std::vector<std::string> lines(const std::string &S) {
   std::vector<std::string> Out;
   std::istringstream In(S);
@@ -128,9 +145,7 @@ Builder sample(uint64_t Pid = 100) {
 }
 
 TEST(ExportTest, DftracerLinesAreTheReleaseWritersShape) {
-  std::vector<Trace> Ts;
-  Ts.push_back(std::move(sample().T));
-  auto L = lines(capture([&](std::FILE *F) { exportDftracer(Ts, F); }));
+  auto L = lines(outputOf(sample(), exportDftracer));
   ASSERT_GE(L.size(), 3u);
   EXPECT_EQ(L.front(), "[");
   EXPECT_EQ(L.back(), "]");
@@ -161,9 +176,7 @@ TEST(ExportTest, TraincheckPairsCallsAndSplitsArgsFromMetaVars) {
   Builder B = sample();
   uint32_t Step = B.site(SiteKind::Region, "compute", "step");
   B.add(EventKind::Region, Step, 1000000127000, 500, nullptr).Unfinished = true;
-  std::vector<Trace> Ts;
-  Ts.push_back(std::move(B.T));
-  auto L = lines(capture([&](std::FILE *F) { exportTraincheck(Ts, F); }));
+  auto L = lines(outputOf(std::move(B), exportTraincheck));
   ASSERT_EQ(L.size(), 5u); // pre, var, post, var, pre (unfinished: no post)
   EXPECT_EQ(L[0].rfind("{\"func_call_id\":\"100_r0\",\"thread_id\":100,"
                        "\"process_id\":100,\"meta_vars\":{\"epoch\":3,"
@@ -231,9 +244,7 @@ TEST(ExportTest, TraincheckApiAndStateRecords) {
                         }()},
                        {"min", num(-0.25)},
                        {"grad", Value()}});
-  std::vector<Trace> Ts;
-  Ts.push_back(std::move(B.T));
-  auto L = lines(capture([&](std::FILE *F) { exportTraincheck(Ts, F); }));
+  auto L = lines(outputOf(std::move(B), exportTraincheck));
   ASSERT_EQ(L.size(), 5u);
   std::string Id = "\"func_call_id\":\"9_" + std::to_string(Call) + "\"";
   EXPECT_EQ(L[0].rfind("{" + Id +
@@ -321,9 +332,7 @@ TEST(ExportTest, CsvQuotesAndFlattensStructuredValues) {
       Value::object({{"dtype", Value::string("float32")},
                      {"shape", Value::array({integer(64), integer(10)})},
                      {"mean", num(0.5)}});
-  std::vector<Trace> Ts;
-  Ts.push_back(std::move(B.T));
-  auto L = lines(capture([&](std::FILE *F) { exportCsv(Ts, F); }));
+  auto L = lines(outputOf(std::move(B), exportCsv));
   ASSERT_EQ(L.size(), 3u);
   EXPECT_EQ(L[0], "time_ns,pid,rank,tid,name,func,file,line,epoch,value,"
                   "value.dtype,value.shape,value.mean\r");
@@ -428,12 +437,7 @@ TEST(ReportTest, StepsThatRestartEachEpochAreCountedOn) {
         B.add(EventKind::Watch, Loss, T + 20, 0, A).V = num(Epoch ? 0.5 : 1);
       T += 100;
     }
-  std::vector<Trace> Ts;
-  Ts.push_back(std::move(B.T));
-  std::string Error;
-  std::string Html = capture([&](std::FILE *F) {
-    EXPECT_TRUE(writeReport(Ts, {"t", ""}, F, Error)) << Error;
-  });
+  std::string Html = reportOf(std::move(B), {"t", ""});
   EXPECT_NE(Html.find("\"x\":\"step (counted across epochs)\""),
             std::string::npos);
   EXPECT_NE(Html.find("\"points\":[[1,1],[4,0.5]]"), std::string::npos);
@@ -475,9 +479,7 @@ TEST(ExportValidTest, InvalidUtf8BecomesTheReplacementCharacter) {
                         "\xed\xa0\x80", "\xf5\x80\x80\x80"})
     B.add(EventKind::Watch, W, 5, 0, nullptr).V = Value::string(S);
   B.T.Sites[W].File = "src/\xff.cpp";
-  std::vector<Trace> Ts;
-  Ts.push_back(std::move(B.T));
-  auto L = lines(capture([&](std::FILE *F) { exportJsonl(Ts, F); }));
+  auto L = lines(outputOf(std::move(B), exportJsonl));
   ASSERT_EQ(L.size(), 8u);
   EXPECT_NE(L[1].find("\"value\":\"na\\ufffdve\""), std::string::npos) << L[1];
   EXPECT_NE(L[1].find("\"file\":\"src/\\ufffd.cpp\""), std::string::npos);
@@ -501,12 +503,7 @@ TEST(ExportValidTest, ReportDataCannotOpenACommentOrEndItsScript) {
   Builder B = sample();
   B.T.Sites[1].Name = "<!--<script>";
   B.T.Sites[2].Name = "a&b</script>";
-  std::vector<Trace> Ts;
-  Ts.push_back(std::move(B.T));
-  std::string Error;
-  std::string Html = capture([&](std::FILE *F) {
-    EXPECT_TRUE(writeReport(Ts, {"<!--", ""}, F, Error)) << Error;
-  });
+  std::string Html = reportOf(std::move(B), {"<!--", ""});
   size_t Begin = Html.find("<script id=\"sonde-data\"");
   ASSERT_NE(Begin, std::string::npos);
   Begin = Html.find('>', Begin) + 1;
@@ -518,9 +515,7 @@ TEST(ExportValidTest, ReportDataCannotOpenACommentOrEndItsScript) {
 }
 
 TEST(ExportValidTest, JsonlTimesAndSiteIdsAreExactInADouble) {
-  std::vector<Trace> Ts;
-  Ts.push_back(std::move(realTimes().T));
-  auto L = lines(capture([&](std::FILE *F) { exportJsonl(Ts, F); }));
+  auto L = lines(outputOf(realTimes(), exportJsonl));
   ASSERT_EQ(L.size(), 4u);
   EXPECT_NE(L[0].find("\"ts\":0,\"origin_unix_ns\":\"1795692668227000000\""),
             std::string::npos)
@@ -540,9 +535,7 @@ TEST(ExportValidTest, JsonlTimesAndSiteIdsAreExactInADouble) {
 }
 
 TEST(ExportValidTest, ChromeTimesAreRelativeSoBackToBackRegionsDoNotOverlap) {
-  std::vector<Trace> Ts;
-  Ts.push_back(std::move(realTimes().T));
-  std::string Out = capture([&](std::FILE *F) { exportChrome(Ts, F); });
+  std::string Out = outputOf(realTimes(), exportChrome);
   EXPECT_EQ(Out.rfind("{\"displayTimeUnit\":\"ms\",\"otherData\":{"
                       "\"origin_unix_ns\":\"1795692668227000000\",",
                       0),
@@ -619,9 +612,7 @@ Builder tensorLosses() {
 }
 
 TEST(ScalarTensorTest, SummaryShowsTheValue) {
-  std::vector<Trace> Ts;
-  Ts.push_back(std::move(tensorLosses().T));
-  std::string Text = capture([&](std::FILE *F) { printSummary(Ts, F); });
+  std::string Text = outputOf(tensorLosses(), printSummary);
   size_t Row = Text.find("\nloss ");
   ASSERT_NE(Row, std::string::npos) << Text;
   std::string Line = Text.substr(Row + 1, Text.find('\n', Row + 1) - Row - 1);
@@ -632,17 +623,12 @@ TEST(ScalarTensorTest, SummaryShowsTheValue) {
   EXPECT_EQ(F, (std::vector<std::string>{"loss", "train_epoch", "4", "8.75",
                                          "7.25", "7.25", "8.75"}))
       << Line;
-  std::string Json = capture([&](std::FILE *F) { printSummaryJson(Ts, F); });
+  std::string Json = outputOf(tensorLosses(), printSummaryJson);
   EXPECT_NE(Json.find("\"min\":7.25,\"max\":8.75"), std::string::npos) << Json;
 }
 
 TEST(ScalarTensorTest, ReportPlotsItAndPutsItInTheEpochTable) {
-  std::vector<Trace> Ts;
-  Ts.push_back(std::move(tensorLosses().T));
-  std::string Error;
-  std::string Html = capture([&](std::FILE *F) {
-    EXPECT_TRUE(writeReport(Ts, {"t", ""}, F, Error)) << Error;
-  });
+  std::string Html = reportOf(tensorLosses(), {"t", ""});
   EXPECT_NE(Html.find("\"watches\":[{\"name\":\"loss\",\"func\":"),
             std::string::npos);
   EXPECT_NE(Html.find("\"points\":[[0,8.75],[1,8.25],[2,7.75],[3,7.25]]"),
@@ -654,9 +640,7 @@ TEST(ScalarTensorTest, ReportPlotsItAndPutsItInTheEpochTable) {
 }
 
 TEST(ScalarTensorTest, ChromeMakesItACounter) {
-  std::vector<Trace> Ts;
-  Ts.push_back(std::move(tensorLosses().T));
-  auto L = lines(capture([&](std::FILE *F) { exportChrome(Ts, F); }));
+  auto L = lines(outputOf(tensorLosses(), exportChrome));
   size_t Counters = 0;
   for (const std::string &Line : L)
     if (Line.find("\"ph\":\"C\",\"name\":\"loss\"") != std::string::npos) {
