@@ -40,6 +40,37 @@ std::string matchSummaryPath(StringRef Dir, StringRef Source) {
   return P.str().str();
 }
 
+Error writeMatchSummary(const Spec &S, const Plan &P, StringRef Dir,
+                        StringRef Source) {
+  MatchSummary M;
+  M.Spec = specFingerprint(S);
+  M.add(P);
+  std::string Path = matchSummaryPath(Dir, Source);
+  auto Fail = [](std::error_code EC, StringRef What, StringRef File) {
+    return createStringError(EC, "cannot %s '%s': %s", What.str().c_str(),
+                             File.str().c_str(), EC.message().c_str());
+  };
+  if (std::error_code EC = sys::fs::create_directories(Dir))
+    return Fail(EC, "create", Dir);
+  int FD;
+  SmallString<256> Tmp;
+  if (std::error_code EC =
+          sys::fs::createUniqueFile(Path + ".tmp-%%%%%%", FD, Tmp))
+    return Fail(EC, "write", Path);
+  raw_fd_ostream OS(FD, /*shouldClose=*/true);
+  M.write(OS);
+  OS.close();
+  std::error_code EC = OS.error();
+  OS.clear_error();
+  if (!EC)
+    EC = sys::fs::rename(Tmp, Path);
+  if (EC) {
+    sys::fs::remove(Tmp);
+    return Fail(EC, "write", Path);
+  }
+  return Error::success();
+}
+
 Expected<std::optional<MatchSummary>> readMatchSummary(const Spec &S,
                                                        StringRef Path) {
   auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/true);

@@ -886,17 +886,7 @@ int main(int argc, const char **argv) {
     for (const Result &R : Results) {
       if (!R.P)
         continue;
-      MatchSummary One;
-      One.Spec = Matches.Spec;
-      One.add(*R.P);
-      std::string Buf;
-      raw_string_ostream OS(Buf);
-      One.write(OS);
-      OS.flush();
-      Error E = errorCodeToError(sys::fs::create_directories(MatchDir));
-      if (!E)
-        E = writeAtomically(matchSummaryPath(MatchDir, R.Path), Buf);
-      if (E) {
+      if (Error E = writeMatchSummary(*S, *R.P, MatchDir, R.Path)) {
         errs() << "sonde-rewrite: error: " << toString(std::move(E)) << "\n";
         Exit = ExitSource;
       }
