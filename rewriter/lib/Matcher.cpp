@@ -233,8 +233,6 @@ RideAlong rideAlong(PlanBuilder &B, const FunctionFacts &Fx, const Probe &Pr,
     if (Local)
       B.noteValueType(Local->getType());
     if (!Local) {
-      if (B.Undeclared.count({Pr.Index, C.Name}))
-        continue; // a spec error already says so
       B.note(NoteAt, SourceNote::Warning,
              "capture '" + C.Name + "' of probe '" + Pr.At +
                  "' is not in scope here; recorded without it",

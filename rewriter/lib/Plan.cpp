@@ -968,7 +968,6 @@ void checkCaptures(PlanBuilder &B, const Spec &S, const Probe &Pr,
     if (any_of(Matched,
                [&](const HostFunction *H) { return declares(B, *H, C.Name); }))
       continue;
-    B.Undeclared.insert({Pr.Index, C.Name});
     std::string Where;
     for (size_t I = 0; I < Matched.size() && I < 3; ++I)
       Where += (I ? ", '" : "'") + Matched[I]->QualifiedName + "'";
@@ -1104,6 +1103,9 @@ Expected<Plan> computePlan(ASTContext &Ctx, const Spec &S,
       }
   Plan P = B.finish();
   P.SpecErrors = std::move(SpecErrors);
+  // The spec must be fixed first: per-site notes would only bury its errors.
+  if (!P.SpecErrors.empty())
+    P.Notes.clear();
   // Inserted code needs C++17 (if constexpr, inline variables); under an
   // older standard it would not compile, and the errors would come from
   // inside sonde.h. Found on jsoncpp, which sets CMAKE_CXX_STANDARD 11. A

@@ -208,10 +208,7 @@ public:
       return;
     }
     unsigned ErrorsBefore = D.getNumErrors();
-    // A plan with spec errors is not applied: its per-site notes would only
-    // bury the error (the plugin does not report them either).
-    if (P->SpecErrors.empty())
-      reportSourceNotes(D, P->Notes, Strict);
+    reportSourceNotes(D, P->Notes, Strict);
     if (D.getNumErrors() > ErrorsBefore)
       R.StrictError = true;
     for (const SourceNote &N : P->Notes)

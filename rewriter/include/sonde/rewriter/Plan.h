@@ -78,7 +78,8 @@ struct Plan {
   std::vector<PlanSite> Sites;
   std::vector<Insertion> Insertions; ///< sorted by (Offset, Rank, Seq)
   std::vector<SpecCodeSpan> SpecCode;
-  std::vector<SourceNote> Notes; ///< skipped sites and the like
+  /// Skipped sites and the like; none when there are SpecErrors.
+  std::vector<SourceNote> Notes;
   /// Spec errors found against this file; a front door that gets any
   /// reports them at the spec's lines and applies nothing.
   std::vector<SpecNote> SpecErrors;
