@@ -1044,19 +1044,10 @@ Expected<Plan> computePlan(ASTContext &Ctx, const Spec &S,
       }
     if (!Kind)
       continue;
-    auto Hosted = [&](const HostFunction &H) {
-      return H.matchedBy(Pr.Q.Host) && Pr.Q.Host.matchesFile(File) &&
-             S.inScope(File, H.QualifiedName);
-    };
     std::vector<const HostFunction *> Matched;
     for (const HostFunction &H : Hosts) {
-      std::string Flag;
-      if (Hosted(H) && whyNot(H.FD, B, Flag).empty())
-        Matched.push_back(&H);
-    }
-    checkCaptures(B, S, Pr, Matched, SpecErrors);
-    for (const HostFunction &H : Hosts) {
-      if (!Hosted(H))
+      if (!H.matchedBy(Pr.Q.Host) || !Pr.Q.Host.matchesFile(File) ||
+          !S.inScope(File, H.QualifiedName))
         continue;
       std::string Flag;
       std::string Why = whyNot(H.FD, B, Flag);
@@ -1068,7 +1059,9 @@ Expected<Plan> computePlan(ASTContext &Ctx, const Spec &S,
         continue;
       }
       Kind->collect(B, Pr, H);
+      Matched.push_back(&H);
     }
+    checkCaptures(B, S, Pr, Matched, SpecErrors);
     // Context frames: every function that a context glob matches marks
     // itself active on the thread while it runs.
     for (const FuncGlob &G : Pr.Q.Context) {
