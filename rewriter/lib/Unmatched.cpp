@@ -88,14 +88,20 @@ Expected<std::optional<MatchSummary>> readMatchSummary(const Spec &S,
   return std::move(*M);
 }
 
+/// Adds `Counts` to the counts of `M`, and `More` to its names.
+static void addTo(MatchSummary &M, ArrayRef<unsigned> Counts,
+                  ArrayRef<std::string> More) {
+  if (M.MatchCounts.size() < Counts.size())
+    M.MatchCounts.resize(Counts.size());
+  for (size_t I = 0; I < Counts.size(); ++I)
+    M.MatchCounts[I] += Counts[I];
+  M.Names.insert(M.Names.end(), More.begin(), More.end());
+  llvm::sort(M.Names);
+  M.Names.erase(std::unique(M.Names.begin(), M.Names.end()), M.Names.end());
+}
+
 void MatchSummary::add(const Plan &P) {
-  if (MatchCounts.size() < P.MatchCounts.size())
-    MatchCounts.resize(P.MatchCounts.size());
-  for (size_t I = 0; I < P.MatchCounts.size(); ++I)
-    MatchCounts[I] += P.MatchCounts[I];
-  Names.insert(Names.end(), P.HostNames.begin(), P.HostNames.end());
-  llvm::sort(Names);
-  Names.erase(std::unique(Names.begin(), Names.end()), Names.end());
+  addTo(*this, P.MatchCounts, P.HostNames);
 }
 
 Error MatchSummary::merge(const MatchSummary &Other) {
@@ -105,10 +111,7 @@ Error MatchSummary::merge(const MatchSummary &Other) {
                              "match summaries of different specs (%zu and %zu "
                              "probes)",
                              MatchCounts.size(), Other.MatchCounts.size());
-  Plan P;
-  P.MatchCounts = Other.MatchCounts;
-  P.HostNames = Other.Names;
-  add(P);
+  addTo(*this, Other.MatchCounts, Other.Names);
   return Error::success();
 }
 
