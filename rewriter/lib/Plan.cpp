@@ -1029,9 +1029,13 @@ Expected<Plan> computePlan(ASTContext &Ctx, const Spec &S,
     Hosts.push_back(std::move(H));
   }
 
-  // The names an unmatched selector may have meant (Unmatched.h).
-  for (const HostFunction &H : Hosts)
+  // The names an unmatched selector may have meant (Unmatched.h), holders'
+  // included: they select as well.
+  for (const HostFunction &H : Hosts) {
     B.P.HostNames.push_back(H.QualifiedName);
+    if (!H.HolderName.empty())
+      B.P.HostNames.push_back(H.HolderName);
+  }
   const auto &Kinds = selectorKinds();
   std::set<std::pair<const FunctionDecl *, std::string>> FramesPlaced;
   std::vector<SpecNote> SpecErrors;

@@ -85,8 +85,9 @@ struct Plan {
   std::vector<SpecNote> SpecErrors;
   /// Per spec probe: how many sites it produced in this file.
   std::vector<unsigned> MatchCounts;
-  /// The qualified names of the functions defined in this file, for the
-  /// names a selector that matches nothing may have meant (Unmatched.h).
+  /// The qualified names of the functions defined in this file, and their
+  /// TORCH_MODULE holders' names (HostFunction::HolderName), for the names
+  /// a selector that matches nothing may have meant (Unmatched.h).
   std::vector<std::string> HostNames;
   /// The runtime headers the instrumented text needs, sonde/sonde.h first,
   /// then in name order: sonde/containers.h when a recorded value is a
