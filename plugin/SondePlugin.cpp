@@ -263,22 +263,8 @@ private:
   /// The match summary of this translation unit, in MatchDir.
   void writeMatches(DiagnosticsEngine &D, const rewriter::Spec &S,
                     const rewriter::Plan &P, StringRef InFile) {
-    rewriter::MatchSummary M;
-    M.Spec = rewriter::specFingerprint(S);
-    M.add(P);
-    std::string Path = rewriter::matchSummaryPath(MatchDir, InFile);
-    std::error_code EC = sys::fs::create_directories(MatchDir);
-    if (!EC) {
-      raw_fd_ostream OS(Path, EC, sys::fs::OF_Text);
-      if (!EC) {
-        M.write(OS);
-        OS.close();
-        EC = OS.error();
-      }
-    }
-    if (EC)
-      D.Report(errorID(D)) << ("sonde: cannot write '" + Path +
-                               "': " + EC.message());
+    if (Error E = rewriter::writeMatchSummary(S, P, MatchDir, InFile))
+      D.Report(errorID(D)) << ("sonde: " + toString(std::move(E)));
   }
 
   plugin::Options Opts;

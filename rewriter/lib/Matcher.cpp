@@ -233,8 +233,6 @@ RideAlong rideAlong(PlanBuilder &B, const FunctionFacts &Fx, const Probe &Pr,
     if (Local)
       B.noteValueType(Local->getType());
     if (!Local) {
-      if (B.Undeclared.count({Pr.Index, C.Name}))
-        continue; // a spec error already says so
       B.note(NoteAt, SourceNote::Warning,
              "capture '" + C.Name + "' of probe '" + Pr.At +
                  "' is not in scope here; recorded without it",
@@ -621,22 +619,31 @@ private:
     std::string Base = loopBase(Pr, I);
     RideAlong A = rideAlong(B, Fx, Pr, F, Body, false, L->getBeginLoc());
     auto *R = dyn_cast<CXXForRangeStmt>(L);
-    bool Made = false;
-    bool Iterable = R && iterable(R);
-    if (Iterable && Pr.Mode == ModeKind::Region) {
-      std::string Why = rangeHandover(B, R, Made);
+    // A range-for's fetch (`.iter`) is recorded too, when its range can go
+    // into sonde::iterate unchanged.
+    bool Iterable = false, Made = false;
+    if (R && Pr.Mode == ModeKind::Region) {
+      Iterable = iterable(R);
+      std::string Why;
+      StringRef Flag = "sonde-copy";
+      if (Iterable) {
+        Why = rangeHandover(B, R, Made);
+      } else if (R->getRangeInit() && R->getRangeInit()->isTypeDependent()) {
+        Why = "the range's type depends on a template parameter and it is "
+              "not a named variable";
+        Flag = "sonde-unsupported";
+      }
       if (!Why.empty()) {
         B.note(L->getBeginLoc(), SourceNote::Warning,
                "probe '" + Pr.At + "': " + Why + "; '" + Base +
                    ".iter' (the fetch) is not recorded, only '" + Base +
                    ".block'",
-               "sonde-copy");
+               Flag);
         Iterable = false;
       }
     }
-    if (R && A.empty() && Pr.Q.Context.empty() && Pr.When.empty() &&
-        Pr.Every <= 1 && Pr.Mode == ModeKind::Region && Iterable &&
-        B.editable(R->getRangeInit())) {
+    if (Iterable && A.empty() && Pr.Q.Context.empty() && Pr.When.empty() &&
+        Pr.Every <= 1 && B.editable(R->getRangeInit())) {
       // A range-for records the fetch (`.iter`) and the body (`.block`).
       SiteRef Fetch = B.addSite(Pr, F, "loop", Base + ".iter", "iter",
                                 L->getBeginLoc(), I.spelling());
@@ -645,20 +652,10 @@ private:
       wrapRangeInit(B, R, Made, "iterate", Code(Fetch.Var + ", " + Block.Var));
       return;
     }
-    if (R && Pr.Mode == ModeKind::Region && !iterable(R) && R->getRangeInit() &&
-        R->getRangeInit()->isTypeDependent())
-      B.note(L->getBeginLoc(), SourceNote::Warning,
-             "probe '" + Pr.At +
-                 "': the range's type depends on a template parameter and "
-                 "it is not a named variable; '" +
-                 Base + ".iter' (the fetch) is not recorded, only '" + Base +
-                 ".block'",
-             "sonde-unsupported");
     SiteRef Block = B.addSite(Pr, F, "loop", Base + ".block", "block",
                               L->getBeginLoc(), I.spelling(), "", A.Names);
     Code G = B.guard(Pr, F, Block);
-    if (R && Pr.Mode == ModeKind::Region && Iterable &&
-        B.editable(R->getRangeInit())) {
+    if (Iterable && B.editable(R->getRangeInit())) {
       // The body carries args or a guard: the fetch is recorded on its own,
       // in context frames only (the loop's own names are not in scope in
       // the range).

@@ -968,7 +968,6 @@ void checkCaptures(PlanBuilder &B, const Spec &S, const Probe &Pr,
     if (any_of(Matched,
                [&](const HostFunction *H) { return declares(B, *H, C.Name); }))
       continue;
-    B.Undeclared.insert({Pr.Index, C.Name});
     std::string Where;
     for (size_t I = 0; I < Matched.size() && I < 3; ++I)
       Where += (I ? ", '" : "'") + Matched[I]->QualifiedName + "'";
@@ -1030,9 +1029,13 @@ Expected<Plan> computePlan(ASTContext &Ctx, const Spec &S,
     Hosts.push_back(std::move(H));
   }
 
-  // The names an unmatched selector may have meant (Unmatched.h).
-  for (const HostFunction &H : Hosts)
+  // The names an unmatched selector may have meant (Unmatched.h), holders'
+  // included: they select as well.
+  for (const HostFunction &H : Hosts) {
     B.P.HostNames.push_back(H.QualifiedName);
+    if (!H.HolderName.empty())
+      B.P.HostNames.push_back(H.HolderName);
+  }
   const auto &Kinds = selectorKinds();
   std::set<std::pair<const FunctionDecl *, std::string>> FramesPlaced;
   std::vector<SpecNote> SpecErrors;
@@ -1045,19 +1048,10 @@ Expected<Plan> computePlan(ASTContext &Ctx, const Spec &S,
       }
     if (!Kind)
       continue;
-    auto Hosted = [&](const HostFunction &H) {
-      return H.matchedBy(Pr.Q.Host) && Pr.Q.Host.matchesFile(File) &&
-             S.inScope(File, H.QualifiedName);
-    };
     std::vector<const HostFunction *> Matched;
     for (const HostFunction &H : Hosts) {
-      std::string Flag;
-      if (Hosted(H) && whyNot(H.FD, B, Flag).empty())
-        Matched.push_back(&H);
-    }
-    checkCaptures(B, S, Pr, Matched, SpecErrors);
-    for (const HostFunction &H : Hosts) {
-      if (!Hosted(H))
+      if (!H.matchedBy(Pr.Q.Host) || !Pr.Q.Host.matchesFile(File) ||
+          !S.inScope(File, H.QualifiedName))
         continue;
       std::string Flag;
       std::string Why = whyNot(H.FD, B, Flag);
@@ -1069,7 +1063,9 @@ Expected<Plan> computePlan(ASTContext &Ctx, const Spec &S,
         continue;
       }
       Kind->collect(B, Pr, H);
+      Matched.push_back(&H);
     }
+    checkCaptures(B, S, Pr, Matched, SpecErrors);
     // Context frames: every function that a context glob matches marks
     // itself active on the thread while it runs.
     for (const FuncGlob &G : Pr.Q.Context) {
@@ -1104,6 +1100,9 @@ Expected<Plan> computePlan(ASTContext &Ctx, const Spec &S,
       }
   Plan P = B.finish();
   P.SpecErrors = std::move(SpecErrors);
+  // The spec must be fixed first: per-site notes would only bury its errors.
+  if (!P.SpecErrors.empty())
+    P.Notes.clear();
   // Inserted code needs C++17 (if constexpr, inline variables); under an
   // older standard it would not compile, and the errors would come from
   // inside sonde.h. Found on jsoncpp, which sets CMAKE_CXX_STANDARD 11. A

@@ -242,10 +242,6 @@ public:
   /// Sorts and checks the insertions and returns the plan.
   Plan finish();
 
-  /// (probe index, capture name) of captures that no function the probe
-  /// matches declares: reported once at the spec, not at each site.
-  std::set<std::pair<unsigned, std::string>> Undeclared;
-
 private:
   bool brace(const clang::Stmt *St);
   /// Inserts `Open` at `Begin` and `Close` at `End`, ranked so that pairs

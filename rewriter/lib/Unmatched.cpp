@@ -40,6 +40,37 @@ std::string matchSummaryPath(StringRef Dir, StringRef Source) {
   return P.str().str();
 }
 
+Error writeMatchSummary(const Spec &S, const Plan &P, StringRef Dir,
+                        StringRef Source) {
+  MatchSummary M;
+  M.Spec = specFingerprint(S);
+  M.add(P);
+  std::string Path = matchSummaryPath(Dir, Source);
+  auto Fail = [](std::error_code EC, StringRef What, StringRef File) {
+    return createStringError(EC, "cannot %s '%s': %s", What.str().c_str(),
+                             File.str().c_str(), EC.message().c_str());
+  };
+  if (std::error_code EC = sys::fs::create_directories(Dir))
+    return Fail(EC, "create", Dir);
+  int FD;
+  SmallString<256> Tmp;
+  if (std::error_code EC =
+          sys::fs::createUniqueFile(Path + ".tmp-%%%%%%", FD, Tmp))
+    return Fail(EC, "write", Path);
+  raw_fd_ostream OS(FD, /*shouldClose=*/true);
+  M.write(OS);
+  OS.close();
+  std::error_code EC = OS.error();
+  OS.clear_error();
+  if (!EC)
+    EC = sys::fs::rename(Tmp, Path);
+  if (EC) {
+    sys::fs::remove(Tmp);
+    return Fail(EC, "write", Path);
+  }
+  return Error::success();
+}
+
 Expected<std::optional<MatchSummary>> readMatchSummary(const Spec &S,
                                                        StringRef Path) {
   auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/true);
@@ -57,14 +88,20 @@ Expected<std::optional<MatchSummary>> readMatchSummary(const Spec &S,
   return std::move(*M);
 }
 
+/// Adds `Counts` to the counts of `M`, and `More` to its names.
+static void addTo(MatchSummary &M, ArrayRef<unsigned> Counts,
+                  ArrayRef<std::string> More) {
+  if (M.MatchCounts.size() < Counts.size())
+    M.MatchCounts.resize(Counts.size());
+  for (size_t I = 0; I < Counts.size(); ++I)
+    M.MatchCounts[I] += Counts[I];
+  M.Names.insert(M.Names.end(), More.begin(), More.end());
+  llvm::sort(M.Names);
+  M.Names.erase(std::unique(M.Names.begin(), M.Names.end()), M.Names.end());
+}
+
 void MatchSummary::add(const Plan &P) {
-  if (MatchCounts.size() < P.MatchCounts.size())
-    MatchCounts.resize(P.MatchCounts.size());
-  for (size_t I = 0; I < P.MatchCounts.size(); ++I)
-    MatchCounts[I] += P.MatchCounts[I];
-  Names.insert(Names.end(), P.HostNames.begin(), P.HostNames.end());
-  llvm::sort(Names);
-  Names.erase(std::unique(Names.begin(), Names.end()), Names.end());
+  addTo(*this, P.MatchCounts, P.HostNames);
 }
 
 Error MatchSummary::merge(const MatchSummary &Other) {
@@ -74,10 +111,7 @@ Error MatchSummary::merge(const MatchSummary &Other) {
                              "match summaries of different specs (%zu and %zu "
                              "probes)",
                              MatchCounts.size(), Other.MatchCounts.size());
-  Plan P;
-  P.MatchCounts = Other.MatchCounts;
-  P.HostNames = Other.Names;
-  add(P);
+  addTo(*this, Other.MatchCounts, Other.Names);
   return Error::success();
 }
 

@@ -208,10 +208,7 @@ public:
       return;
     }
     unsigned ErrorsBefore = D.getNumErrors();
-    // A plan with spec errors is not applied: its per-site notes would only
-    // bury the error (the plugin does not report them either).
-    if (P->SpecErrors.empty())
-      reportSourceNotes(D, P->Notes, Strict);
+    reportSourceNotes(D, P->Notes, Strict);
     if (D.getNumErrors() > ErrorsBefore)
       R.StrictError = true;
     for (const SourceNote &N : P->Notes)
@@ -663,6 +660,21 @@ void printUsageError(StringRef Msg, StringRef Prog) {
   }
 }
 
+/// Reports the probes that `M` says matched nothing (in `Where`, if not
+/// empty), at the spec's lines: warnings, or errors with --strict.
+int reportUnmatchedProbes(const Spec &S, const MatchSummary &M,
+                          StringRef Where) {
+  int Exit = ExitOk;
+  for (const UnmatchedProbe &U : unmatchedProbes(S, M)) {
+    S.diag(U.P->AtLoc, Strict ? SourceMgr::DK_Error : SourceMgr::DK_Warning,
+           unmatchedMessage(U, Where), U.P->At.size())
+        .print(nullptr, errs(), false);
+    if (Strict)
+      Exit = ExitSpec;
+  }
+  return Exit;
+}
+
 /// --report-unmatched: the probes that matched nothing in any of the
 /// sources listed in the file `ListFile` (one per line: a build's whole
 /// target), going by their summaries in `Dir`; once each, at the spec's
@@ -679,7 +691,6 @@ int reportUnmatched(const Spec &S, StringRef Dir, StringRef ListFile) {
   SmallVector<StringRef, 16> Sources;
   (*List)->getBuffer().split(Sources, '\n', -1, /*KeepEmpty=*/false);
   MatchSummary All;
-  All.Spec = specFingerprint(S);
   std::vector<StringRef> Missing;
   for (StringRef Src : Sources) {
     Expected<std::optional<MatchSummary>> M =
@@ -706,15 +717,7 @@ int reportUnmatched(const Spec &S, StringRef Dir, StringRef ListFile) {
               "build writes them)\n";
     return Strict ? ExitSpec : ExitOk;
   }
-  int Exit = ExitOk;
-  for (const UnmatchedProbe &U : unmatchedProbes(S, All)) {
-    S.diag(U.P->AtLoc, Strict ? SourceMgr::DK_Error : SourceMgr::DK_Warning,
-           unmatchedMessage(U, ReportUnmatched), U.P->At.size())
-        .print(nullptr, errs(), false);
-    if (Strict)
-      Exit = ExitSpec;
-  }
-  return Exit;
+  return reportUnmatchedProbes(S, All, ReportUnmatched);
 }
 
 } // namespace
@@ -866,37 +869,20 @@ int main(int argc, const char **argv) {
   // A selector that matches nothing anywhere.
   bool AllParsed = true;
   MatchSummary Matches;
-  Matches.Spec = specFingerprint(*S);
   for (const Result &R : Results) {
     AllParsed &= R.P.has_value();
     if (R.P)
       Matches.add(*R.P);
   }
-  if (AllParsed && (Strict || !QuietUnmatched)) {
-    for (const UnmatchedProbe &U : unmatchedProbes(*S, Matches)) {
-      S->diag(U.P->AtLoc, Strict ? SourceMgr::DK_Error : SourceMgr::DK_Warning,
-              unmatchedMessage(U, ""), U.P->At.size())
-          .print(nullptr, errs(), false);
-      if (Strict)
-        Exit = ExitSpec;
-    }
-  }
+  if (AllParsed && (Strict || !QuietUnmatched) &&
+      reportUnmatchedProbes(*S, Matches, "") == ExitSpec)
+    Exit = ExitSpec;
   // The build's per-target report reads these (--report-unmatched).
   if (!MatchDir.empty())
     for (const Result &R : Results) {
       if (!R.P)
         continue;
-      MatchSummary One;
-      One.Spec = Matches.Spec;
-      One.add(*R.P);
-      std::string Buf;
-      raw_string_ostream OS(Buf);
-      One.write(OS);
-      OS.flush();
-      Error E = errorCodeToError(sys::fs::create_directories(MatchDir));
-      if (!E)
-        E = writeAtomically(matchSummaryPath(MatchDir, R.Path), Buf);
-      if (E) {
+      if (Error E = writeMatchSummary(*S, *R.P, MatchDir, R.Path)) {
         errs() << "sonde-rewrite: error: " << toString(std::move(E)) << "\n";
         Exit = ExitSource;
       }

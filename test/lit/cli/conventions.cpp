@@ -14,6 +14,10 @@
 // RUN: %sonde-rewrite --spec %S/Inputs/probes.yaml -o - %S/Inputs/a.cpp -- -std=c++17 | FileCheck %s --check-prefix=STDOUT
 // STDOUT: int step(int x) { static ::sonde::Site
 // RUN: ls -A %t | count 0
+// An empty -o names nothing: refused, exit 2.
+// RUN: sh -c '%sonde-rewrite --spec %S/Inputs/probes.yaml -o "" %S/Inputs/a.cpp -- -std=c++17 2>&1; echo "exit $?"' | FileCheck %s --check-prefix=EMPTY
+// EMPTY: sonde-rewrite: error: -o needs a directory (or '-')
+// EMPTY-NEXT: exit 2
 //
 // A missing source: one plain line naming it, exit 2.
 // RUN: cd %t && %not %sonde-rewrite --spec %S/Inputs/probes.yaml nosuch.cpp -- -std=c++17 2> %t.missing

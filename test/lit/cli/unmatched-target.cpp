@@ -32,3 +32,18 @@
 // One sonde-rewrite over both files says the same, without a build.
 // RUN: %sonde-rewrite --spec %S/Inputs/unmatched/probes.yaml %S/Inputs/unmatched/model.cpp %S/Inputs/unmatched/train.cpp -- -std=c++17 2>&1 >/dev/null | FileCheck %s --check-prefix=BATCH
 // BATCH: probes.yaml:5:10: warning: selector 'Net::forwrd' matches nothing; did you mean 'NetImpl::forward'?
+//
+// Never silent: a match directory that cannot be made (under a file), a list
+// of sources that cannot be read, a summary that is not one, and a report
+// without --match-dir each fail, saying why.
+// RUN: %not %sonde-rewrite --spec %S/Inputs/unmatched/probes.yaml --quiet-unmatched --match-dir %t/sources.txt/m %S/Inputs/unmatched/model.cpp -- -std=c++17 2>&1 >/dev/null | FileCheck %s --check-prefix=NODIR
+// NODIR: sonde-rewrite: error: cannot create '{{.*}}sources.txt/m': Not a directory
+// RUN: %not %sonde-rewrite --spec %S/Inputs/unmatched/probes.yaml --match-dir %t/m --report-unmatched "target trainer" %t/nosuch.txt -- 2>&1 | FileCheck %s --check-prefix=NOLIST
+// NOLIST: sonde-rewrite: error: cannot read '{{.*}}nosuch.txt': No such file or directory
+// RUN: mkdir -p %t/bad && printf '%S/Inputs/unmatched/model.cpp\n' > %t/bad/sources.txt
+// RUN: %sonde-rewrite --spec %S/Inputs/unmatched/probes.yaml --quiet-unmatched --match-dir %t/bad %S/Inputs/unmatched/model.cpp -- -std=c++17 > /dev/null
+// RUN: sh -c 'for f in %t/bad/*.sonde-matches; do echo garbage > "$f"; done'
+// RUN: %not %sonde-rewrite --spec %S/Inputs/unmatched/probes.yaml --match-dir %t/bad --report-unmatched "target trainer" %t/bad/sources.txt -- 2>&1 | FileCheck %s --check-prefix=GARBAGE
+// GARBAGE: sonde-rewrite: error: {{.*}}model.cpp.{{[0-9a-f]+}}.sonde-matches: not a sonde match summary
+// RUN: %not %sonde-rewrite --spec %S/Inputs/unmatched/probes.yaml --report-unmatched "target trainer" %t/sources.txt -- 2>&1 | FileCheck %s --check-prefix=NOMATCHDIR
+// NOMATCHDIR: sonde-rewrite: error: --report-unmatched WHAT needs --match-dir DIR and one file listing the sources

@@ -14,3 +14,8 @@
 // CHECK: probes.yaml:3:10: warning: selector 'trian > #loop_epoch' matches nothing in target trainer; did you mean 'train > #loop_epoch'?
 // CHECK: probes.yaml:5:10: warning: selector 'Net::forwrd' matches nothing in target trainer; did you mean 'NetImpl::forward'?
 // CHECK: probes.yaml:12:10: warning: selector 'nowhere_close_to_anything' matches nothing in target trainer{{$}}
+//
+// A match directory that cannot be made (under a file) fails the compile,
+// saying why.
+// RUN: %not %cxx -std=c++17 %sonde-plugin -fplugin-arg-sonde-spec=%S/../cli/Inputs/unmatched/probes.yaml -fplugin-arg-sonde-match-dir=%t/sources.txt/m -c %S/../cli/Inputs/unmatched/model.cpp -o %t/model.o 2>&1 | FileCheck %s --check-prefix=NODIR
+// NODIR: error: sonde: cannot create '{{.*}}sources.txt/m': Not a directory

@@ -78,14 +78,16 @@ struct Plan {
   std::vector<PlanSite> Sites;
   std::vector<Insertion> Insertions; ///< sorted by (Offset, Rank, Seq)
   std::vector<SpecCodeSpan> SpecCode;
-  std::vector<SourceNote> Notes; ///< skipped sites and the like
+  /// Skipped sites and the like; none when there are SpecErrors.
+  std::vector<SourceNote> Notes;
   /// Spec errors found against this file; a front door that gets any
   /// reports them at the spec's lines and applies nothing.
   std::vector<SpecNote> SpecErrors;
   /// Per spec probe: how many sites it produced in this file.
   std::vector<unsigned> MatchCounts;
-  /// The qualified names of the functions defined in this file, for the
-  /// names a selector that matches nothing may have meant (Unmatched.h).
+  /// The qualified names of the functions defined in this file, and their
+  /// TORCH_MODULE holders' names (HostFunction::HolderName), for the names
+  /// a selector that matches nothing may have meant (Unmatched.h).
   std::vector<std::string> HostNames;
   /// The runtime headers the instrumented text needs, sonde/sonde.h first,
   /// then in name order: sonde/containers.h when a recorded value is a

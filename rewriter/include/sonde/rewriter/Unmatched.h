@@ -55,6 +55,13 @@ std::string specFingerprint(const Spec &S);
 /// `Dir/<file name>.<hash of its absolute path>.sonde-matches`.
 std::string matchSummaryPath(llvm::StringRef Dir, llvm::StringRef Source);
 
+/// Writes the summary of plan `P` (of spec `S`) for `Source` to
+/// matchSummaryPath(Dir, Source), creating `Dir`: through a temporary and
+/// a rename, so that two compiles of one source never leave a mix of both.
+/// The error names the file and the system's reason.
+llvm::Error writeMatchSummary(const Spec &S, const Plan &P, llvm::StringRef Dir,
+                              llvm::StringRef Source);
+
 /// Reads the summary at `Path`: none when there is no such file or it is
 /// of another spec (an older build's).
 llvm::Expected<std::optional<MatchSummary>>
