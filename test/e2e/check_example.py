@@ -19,8 +19,10 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
+
+from checks import (check, check_api_arg_shapes, check_counts, check_ended, check_watch_shapes,
+                    done, export, region_key)
 
 ap = argparse.ArgumentParser()
 for a in ("sonde", "expect"):
@@ -36,15 +38,6 @@ ap.add_argument("--instrumented", help="the same program built through the plugi
 ap.add_argument("--data", default="", help="substituted for {data} in program_args")
 opt = ap.parse_args()
 expect = json.load(open(opt.expect))
-failures, checks = [], 0
-
-
-def check(cond, what):
-    global checks
-    checks += 1
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, flush=True)
 
 
 def sh(cmd, **kw):
@@ -93,18 +86,9 @@ for name, plain_bin, inst_bin in builds:
     out = sh([inst_bin, *args], cwd=tmp, env=env).stdout
     check(out == base, f"{name}: stdout is identical with and without instrumentation")
 
-    recs = [json.loads(l) for l in sh([opt.sonde, "export", traces, "--format", "jsonl"]).stdout.splitlines()]
-    end = recs[-1]
-    check(end["kind"] == "process" and end["how"] == "exit" and end["dropped"] == 0,
-          f"{name}: the process ended normally, nothing dropped")
-    regions = collections.Counter(f"{r['cat']}/{r['name']}" for r in recs if r["kind"] == "region")
-    for key, n in expect["regions"].items():
-        check(regions[key] == n, f"{name}: {key}: {regions[key]} regions, expected {n}")
-    extra = set(regions) - set(expect["regions"])
-    check(not extra, f"{name}: no unexpected regions ({sorted(extra)})")
-    watches = collections.Counter(r["name"] for r in recs if r["kind"] == "watch")
-    for key, n in expect["watches"].items():
-        check(watches[key] == n, f"{name}: {key}: {watches[key]} watches, expected {n}")
+    recs = export(opt.sonde, traces)
+    check_ended(name, recs)
+    check_counts(name, recs, expect)
     cats = {r["cat"] for r in recs if r["kind"] in ("region", "watch", "instant")}
     for c in expect["categories"]:
         check(c in cats, f"{name}: category {c} present")
@@ -114,7 +98,7 @@ for name, plain_bin, inst_bin in builds:
     per_epoch = expect["steps_per_epoch"]
     counts = {}
     for role, key in tr.items():
-        rs = [r for r in recs if r["kind"] == "region" and f"{r['cat']}/{r['name']}" == key
+        rs = [r for r in recs if r["kind"] == "region" and region_key(r) == key
               and "step" in r.get("args", {})]
         counts[role] = len(rs)
         check(all("epoch" in r["args"] for r in rs), f"{name}: {key} records carry the epoch")
@@ -150,14 +134,7 @@ for name, plain_bin, inst_bin in builds:
               f"{name}: {fn}: api records carry epoch and step")
     extra = {r["function"] for r in api} - set(expect.get("apis", {}))
     check(not extra, f"{name}: no unexpected api records ({sorted(extra)})")
-    for fn, arg_shapes in expect.get("api_arg_shapes", {}).items():
-        pre = [r for r in api if r["function"] == fn and r["phase"] == "pre"]
-        got = collections.Counter(
-            json.dumps({k: v.get("shape") if isinstance(v, dict) else v for k, v in r["call_args"].items()},
-                       sort_keys=True) for r in pre)
-        want = {json.dumps(k if isinstance(k, dict) else json.loads(k), sort_keys=True): n
-                for k, n in arg_shapes.items()}
-        check(dict(got) == want, f"{name}: {fn}: argument shapes {dict(got)}, expected {want}")
+    check_api_arg_shapes(name, api, expect.get("api_arg_shapes", {}))
 
     # state: one record per parameter each time a state site fires.
     state = collections.Counter(r["name"] for r in recs if r["kind"] == "state")
@@ -189,11 +166,7 @@ for name, plain_bin, inst_bin in builds:
           f"{name}: summary: watches are the watches only ({[w['name'] for w in summary['watches']]})")
 
     # Tensor watches record their shape.
-    for key, shapes in expect.get("watch_shapes", {}).items():
-        got = collections.Counter(json.dumps((r.get("value") or {}).get("shape"))
-                                  for r in recs if r["kind"] == "watch" and r["name"] == key)
-        check(dict(got) == shapes, f"{name}: {key} shapes {dict(got)}, expected {shapes}")
+    check_watch_shapes(name, recs, expect.get("watch_shapes", {}))
 
 shutil.rmtree(tmp, ignore_errors=True)
-print(f"{checks - len(failures)} passed, {len(failures)} failed")
-sys.exit(1 if failures else 0)
+done()

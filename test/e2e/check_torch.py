@@ -20,28 +20,17 @@ recorded op: no recursion); input shapes in run 4.
 """
 import argparse
 import collections
-import json
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
+
+from checks import check, check_ended, done, export
 
 ap = argparse.ArgumentParser()
 for a in ("sonde", "plain", "stats", "torchlib", "data"):
     ap.add_argument("--" + a, required=True)
 opt = ap.parse_args()
-failures, checks = [], 0
-
-
-def check(cond, what):
-    global checks
-    checks += 1
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, flush=True)
-
-
 tmp = tempfile.mkdtemp(prefix="sonde-e2e-torch-")
 # 2 epochs of 1000 images (16 steps each, the last of 40 images).
 args = [opt.data, "--train-samples", "1000", "--test-samples", "500",
@@ -58,12 +47,7 @@ def run(name, binary, env=None):
     if p.returncode != 0:
         print(p.stdout[-2000:], p.stderr[-2000:])
         raise SystemExit(f"{name}: exit {p.returncode}")
-    recs = []
-    if env is not None:
-        x = subprocess.run([opt.sonde, "export", out, "--format", "jsonl"],
-                           capture_output=True, text=True, check=True)
-        recs = [json.loads(l) for l in x.stdout.splitlines()]
-    return p.stdout, recs
+    return p.stdout, export(opt.sonde, out) if env is not None else []
 
 
 base, _ = run("plain", opt.plain)
@@ -75,9 +59,7 @@ out, shapes = run("shapes", opt.plain, {"LD_PRELOAD": opt.torchlib, "SONDE_TORCH
 check(out == base, "LD_PRELOAD shapes: stdout identical to the plain build")
 
 for name, recs in (("stats", stats), ("ops", ops), ("shapes", shapes)):
-    end = recs[-1]
-    check(end["kind"] == "process" and end["how"] == "exit" and end["dropped"] == 0,
-          f"{name}: the process ended normally, nothing dropped")
+    check_ended(name, recs)
 
 # --- The stats watches -----------------------------------------------------
 STATS = ["dtype", "device", "shape", "numel", "min", "max", "mean", "std", "norm", "nan", "inf"]
@@ -144,5 +126,4 @@ if conv:
 check(not any("shapes" in r.get("args", {}) for r in op_regions(ops)), "ops: no shapes unless asked")
 
 shutil.rmtree(tmp, ignore_errors=True)
-print(f"{checks - len(failures)} passed, {len(failures)} failed")
-sys.exit(1 if failures else 0)
+done()

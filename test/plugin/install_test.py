@@ -90,14 +90,16 @@ def main():
     src = os.path.join(a.work, "src")
     shutil.copytree(os.path.join(HERE, "project"), src)
 
-    def configure(name, mode, cxx, pch, check=True):
+    def configure(name, mode, cxx, pch=False, check=True, source=src,
+                  extra=(), env=None):
         b = os.path.join(a.work, name)
-        cmd = ["cmake", "-S", src, "-B", b, "-G", "Ninja",
+        cmd = ["cmake", "-S", source, "-B", b, "-G", "Ninja",
                "-DCMAKE_PREFIX_PATH=" + prefix, "-DCMAKE_CXX_COMPILER=" + cxx,
-               "-DSONDE_MODE=" + mode, "-DUSE_PCH=" + ("ON" if pch else "OFF")]
+               "-DSONDE_MODE=" + mode, "-DUSE_PCH=" + ("ON" if pch else "OFF"),
+               *extra]
         if not check:
             return subprocess.run(cmd, capture_output=True, text=True)
-        run(cmd)
+        run(cmd, env=env)
         return b
 
     builds = {}
@@ -148,10 +150,8 @@ def main():
     with open(os.path.join(strict_src, "probes.yaml"), "w") as f:
         f.write(spec)
     for mode, cxx in (("plugin", a.clang), ("rewrite", a.gxx)):
-        b = os.path.join(a.work, "strict-" + mode)
-        run(["cmake", "-S", strict_src, "-B", b, "-G", "Ninja",
-             "-DCMAKE_PREFIX_PATH=" + prefix, "-DCMAKE_CXX_COMPILER=" + cxx,
-             "-DSONDE_MODE=" + mode, "-DSONDE_STRICT=ON"])
+        b = configure("strict-" + mode, mode, cxx, source=strict_src,
+                      extra=["-DSONDE_STRICT=ON"])
         r = subprocess.run(["cmake", "--build", b, "-j", "2"],
                            capture_output=True, text=True)
         want = ("probes.yaml:8:10: error: selector 'Model::updte' matches "
@@ -169,11 +169,8 @@ def main():
                if not k.startswith("CCACHE_")}
         env["CCACHE_DIR"] = os.path.join(a.work, "ccache")
         for tree in ("cc1", "cc2"):
-            b = os.path.join(a.work, tree)
-            run(["cmake", "-S", src, "-B", b, "-G", "Ninja",
-                 "-DCMAKE_PREFIX_PATH=" + prefix,
-                 "-DCMAKE_CXX_COMPILER=" + a.gxx, "-DSONDE_MODE=rewrite",
-                 "-DCMAKE_CXX_COMPILER_LAUNCHER=" + ccache], env=env)
+            b = configure(tree, "rewrite", a.gxx, env=env,
+                          extra=["-DCMAKE_CXX_COMPILER_LAUNCHER=" + ccache])
             run([ccache, "-z"], env=env)
             run(["cmake", "--build", b, "-j", "2"], env=env)
         stats = dict(line.split("\t") for line in run(

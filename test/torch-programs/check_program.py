@@ -37,6 +37,10 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e"))
+from checks import (check, check_api_arg_shapes, check_counts, check_ended,  # noqa: E402
+                    check_watch_shapes, done, export, region_key as key)
+
 ap = argparse.ArgumentParser()
 for a in ("sonde", "rewrite", "plugin", "include", "libdir", "torch-cflags",
           "torch-libs", "dir", "spec", "expect"):
@@ -54,15 +58,6 @@ ap.add_argument("--torch-dir", default="", help="Torch_DIR for --cmake")
 ap.add_argument("--keep", action="store_true", help="keep the work directory")
 opt = ap.parse_args()
 expect = json.load(open(opt.expect))
-failures, checks = [], 0
-
-
-def check(cond, what):
-    global checks
-    checks += 1
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, flush=True)
 
 
 class BuildFailed(Exception):
@@ -173,7 +168,6 @@ else:
     try_build(f"rewrite-{os.path.basename(opt.gxx)}", rewrite_build(opt.gxx))
 try_build(f"rewrite-{os.path.basename(opt.clang)}", rewrite_build(opt.clang))
 
-key = lambda r: f"{r['cat']}/{r['name']}"
 base = sh([plain], cwd=tmp).stdout
 for name, binary in builds:
     traces = f"{tmp}/{name}-traces"
@@ -184,21 +178,9 @@ for name, binary in builds:
     check(run.stdout == base, f"{name}: stdout is identical with and without instrumentation")
     if run.returncode != 0:
         continue
-    recs = [json.loads(l) for l in sh([opt.sonde, "export", traces, "--format", "jsonl"]).stdout.splitlines()]
-    end = recs[-1]
-    check(end["kind"] == "process" and end.get("how") == "exit" and end.get("dropped") == 0,
-          f"{name}: the process ended normally, nothing dropped")
-
-    regions = collections.Counter(key(r) for r in recs if r["kind"] == "region")
-    for k, n in expect["regions"].items():
-        check(regions[k] == n, f"{name}: {k}: {regions[k]} regions, expected {n}")
-    extra = set(regions) - set(expect["regions"])
-    check(not extra, f"{name}: no unexpected regions ({sorted(extra)})")
-    watches = collections.Counter(r["name"] for r in recs if r["kind"] == "watch")
-    for k, n in expect["watches"].items():
-        check(watches[k] == n, f"{name}: watch {k}: {watches[k]} records, expected {n}")
-    extra = set(watches) - set(expect["watches"])
-    check(not extra, f"{name}: no unexpected watches ({sorted(extra)})")
+    recs = export(opt.sonde, traces)
+    check_ended(name, recs)
+    check_counts(name, recs, expect)
 
     # Context: every record of a key carries these args.
     for k, names in expect.get("args", {}).items():
@@ -224,10 +206,7 @@ for name, binary in builds:
         check(len(plevels) == 1 and got == want,
               f"{name}: {child}: level {sorted(got, key=str)}, expected one more than {parents} ({sorted(plevels, key=str)})")
 
-    for k, shapes in expect.get("watch_shapes", {}).items():
-        got = collections.Counter(json.dumps((r.get("value") or {}).get("shape"))
-                                  for r in recs if r["kind"] == "watch" and r["name"] == k)
-        check(dict(got) == shapes, f"{name}: {k} shapes {dict(got)}, expected {shapes}")
+    check_watch_shapes(name, recs, expect.get("watch_shapes", {}))
 
     # 0-dim tensors watched with `summary: value`: the value is recorded,
     # and `sonde summary` shows it (min and max over the records).
@@ -271,16 +250,10 @@ for name, binary in builds:
               f"{name}: {fn}: every pre record has its post, with the same call id")
     extra = {r["function"] for r in api} - set(expect.get("apis", {}))
     check(not extra, f"{name}: no unexpected api records ({sorted(extra)})")
-    for fn, arg_shapes in expect.get("api_arg_shapes", {}).items():
-        got = collections.Counter(
-            json.dumps({a: v.get("shape") if isinstance(v, dict) else v for a, v in r["call_args"].items()},
-                       sort_keys=True) for r in api if r["function"] == fn and r["phase"] == "pre")
-        want = {json.dumps(json.loads(a), sort_keys=True): n for a, n in arg_shapes.items()}
-        check(dict(got) == want, f"{name}: {fn}: argument shapes {dict(got)}, expected {want}")
+    check_api_arg_shapes(name, api, expect.get("api_arg_shapes", {}))
 
 if opt.keep:
     print("kept", tmp)
 else:
     shutil.rmtree(tmp, ignore_errors=True)
-print(f"{checks - len(failures)} passed, {len(failures)} failed ({', '.join(n for n, _ in builds)})")
-sys.exit(1 if failures else 0)
+done(f" ({', '.join(n for n, _ in builds)})")

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""scripts/bench's figures, from what the benchmarks wrote:
+
+  bench/results.py runtime PARTS LTTNG
+      PARTS/runtime-raw.json (runtime-bench) and runtime-throughput.jsonl
+      (throughput-bench) -> PARTS/runtime.json; LTTNG is "yes" when an LTTng
+      session recorded the tracepoints
+  bench/results.py merge PARTS OUT
+      every PARTS/*.json but the *-raw.json -> OUT (results.json), and the
+      table of it on stdout
+
+A figure that cannot be measured is said, in results.json ("not_measured":
+figure -> why) and in one line on stderr, never silently left out.
+"""
+import glob
+import json
+import statistics
+import sys
+
+
+def runtime(parts, lttng):
+    raw = json.load(open(f"{parts}/runtime-raw.json"))
+    per = {}
+    for b in raw["benchmarks"]:
+        if b.get("run_type") != "iteration":
+            continue
+        name = b["run_name"].split("/")[0]
+        per.setdefault(name, []).append(b["ns_per_event"] * 1e9)  # seconds per event
+    med = {k: statistics.median(v) for k, v in per.items()}
+    fig = {
+        "runtime.floor_ns": med["Floor_RdtscStore"],
+        "runtime.watch_ns": med["Sonde_Watch"],
+        "runtime.region_ns": med["Sonde_Region"],
+        "runtime.instant_ns": med["Sonde_Instant"],
+        "runtime.watch_vs_floor": med["Sonde_Watch"] / med["Floor_RdtscStore"],
+        "runtime.region_vs_2floor": med["Sonde_Region"] / (2 * med["Floor_RdtscStore"]),
+        "runtime.instant_vs_floor": med["Sonde_Instant"] / med["Floor_RdtscStore"],
+    }
+    missing = {}
+
+    def not_measured(names, why):
+        for n in names:
+            missing[n] = why
+        print("bench: %s not measured: %s" % (", ".join(names), why), file=sys.stderr)
+
+    if "Spdlog_AsyncFile" in med:
+        fig["runtime.spdlog_ns"] = med["Spdlog_AsyncFile"]
+        fig["runtime.spdlog_vs_sonde"] = med["Spdlog_AsyncFile"] / med["Sonde_Watch"]
+    else:
+        not_measured(["runtime.spdlog_ns", "runtime.spdlog_vs_sonde"],
+                     "runtime-bench was built without spdlog (install libspdlog-dev: "
+                     "scripts/install-deps --bench, then re-run cmake on the build)")
+    if lttng and "Lttng_Tracepoint" in med:
+        fig["runtime.lttng_ns"] = med["Lttng_Tracepoint"]
+        fig["runtime.lttng_vs_sonde"] = med["Lttng_Tracepoint"] / med["Sonde_Watch"]
+        # The bound of lttng_vs_sonde for any tracer that reads the TSC.
+        fig["runtime.lttng_vs_floor"] = med["Lttng_Tracepoint"] / med["Floor_RdtscStore"]
+    else:
+        not_measured(["runtime.lttng_ns", "runtime.lttng_vs_sonde", "runtime.lttng_vs_floor"],
+                     "no LTTng session could start here" if "Lttng_Tracepoint" in med else
+                     "runtime-bench was built without LTTng-UST (install liblttng-ust-dev "
+                     "and lttng-tools: scripts/install-deps --bench, then re-run cmake on "
+                     "the build)")
+    if missing:
+        fig["not_measured"] = missing
+    runs = [json.loads(l) for l in open(f"{parts}/runtime-throughput.jsonl")]
+    fig["runtime.throughput_mrec_s"] = statistics.median(r["mrec_s"] for r in runs)
+
+    # What the pipeline sustains when its two threads each have a core:
+    # records over the busier thread's CPU time (the wall-clock figure above
+    # drops when other work shares the machine).
+    def producer(r):
+        return max(v for k, v in r.items() if k.startswith("cpu_") and k != "cpu_sonde-writer")
+
+    def cpu_bound(r):
+        return r["records"] / max(r["cpu_sonde-writer"], producer(r), 1e-9) / 1e6
+
+    fig["runtime.throughput_cpu_bound_mrec_s"] = statistics.median(cpu_bound(r) for r in runs)
+    fig["runtime.throughput_producer_ns"] = statistics.median(
+        1e9 * producer(r) / r["records"] for r in runs)
+    fig["runtime.throughput_writer_ns"] = statistics.median(
+        1e9 * r["cpu_sonde-writer"] / r["records"] for r in runs)
+    fig["runtime.throughput_dropped"] = max(r["dropped"] for r in runs)
+    fig["runtime.bytes_per_record"] = statistics.median(r["file_bytes"] / r["records"] for r in runs)
+    json.dump(fig, open(f"{parts}/runtime.json", "w"), indent=1)
+
+
+def merge(parts, out):
+    """Every part (later issues add theirs) into results.json."""
+    res, missing = {}, {}
+    for f in sorted(glob.glob(parts + "/*.json")):
+        if f.endswith("-raw.json"):
+            continue
+        part = json.load(open(f))
+        missing.update(part.pop("not_measured", {}))
+        res.update(part)
+    json.dump(dict(res, not_measured=missing) if missing else res, open(out, "w"), indent=1,
+              sort_keys=True)
+    w = max(len(k) for k in [*res, *missing])
+    for k in sorted(res):
+        v = res[k]
+        print(f"{k:<{w}}  {v:.3f}" if isinstance(v, float) else f"{k:<{w}}  {v}")
+    for k in sorted(missing):
+        print(f"{k:<{w}}  not measured: {missing[k]}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 4 and sys.argv[1] == "runtime":
+        runtime(sys.argv[2], sys.argv[3] == "yes")
+    elif len(sys.argv) == 4 and sys.argv[1] == "merge":
+        merge(sys.argv[2], sys.argv[3])
+    else:
+        sys.exit("usage: bench/results.py runtime PARTS LTTNG | merge PARTS OUT")

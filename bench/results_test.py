@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""bench/results.py on made-up benchmark outputs: a figure whose peer was not
+built (spdlog, LTTng-UST) or could not run (no LTTng session) is said in
+results.json's "not_measured", in the table, and in one line on stderr;
+with every peer there, nothing is.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results.py")
+SPDLOG = ["runtime.spdlog_ns", "runtime.spdlog_vs_sonde"]
+LTTNG = ["runtime.lttng_ns", "runtime.lttng_vs_sonde", "runtime.lttng_vs_floor"]
+
+
+def fake_parts(parts, benchmarks):
+    raw = [{"run_name": name + "/min_time:0.200", "run_type": "iteration",
+            "ns_per_event": ns * 1e-9}
+           for name, ns in [("Floor_RdtscStore", 8), ("Sonde_Watch", 10),
+                            ("Sonde_Region", 20), ("Sonde_Instant", 9),
+                            *benchmarks]]
+    with open(f"{parts}/runtime-raw.json", "w") as f:
+        json.dump({"benchmarks": raw}, f)
+    with open(f"{parts}/runtime-throughput.jsonl", "w") as f:
+        for _ in range(3):
+            print(json.dumps({"mrec_s": 50.0, "records": 100, "dropped": 0,
+                              "file_bytes": 1600, "cpu_sonde-writer": 1e-6,
+                              "cpu_main": 2e-6}), file=f)
+
+
+class NotMeasured(unittest.TestCase):
+    def results(self, benchmarks, lttng):
+        """results.json, the table and stderr of `runtime` then `merge`."""
+        with tempfile.TemporaryDirectory() as parts:
+            fake_parts(parts, benchmarks)
+            err = ""
+            for cmd in (["runtime", parts, lttng],
+                        ["merge", parts, f"{parts}/results.json"]):
+                p = subprocess.run([sys.executable, RESULTS, *cmd],
+                                   capture_output=True, text=True)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                err += p.stderr
+            with open(f"{parts}/results.json") as f:
+                return json.load(f), p.stdout, err.splitlines()
+
+    def test_peers_not_built(self):
+        res, table, err = self.results([], "no")
+        missing = res["not_measured"]
+        self.assertEqual(sorted(missing), sorted(SPDLOG + LTTNG))
+        self.assertIn("built without spdlog", missing["runtime.spdlog_ns"])
+        self.assertIn("built without LTTng-UST", missing["runtime.lttng_ns"])
+        self.assertFalse(set(SPDLOG + LTTNG) & set(res))
+        self.assertAlmostEqual(res["runtime.watch_vs_floor"], 10 / 8)
+        # One line per peer on stderr, naming its figures and why.
+        self.assertEqual(err, [
+            "bench: %s not measured: %s" % (", ".join(SPDLOG), missing[SPDLOG[0]]),
+            "bench: %s not measured: %s" % (", ".join(LTTNG), missing[LTTNG[0]])])
+        for k in SPDLOG + LTTNG:
+            self.assertRegex(table, r"(?m)^%s +not measured: " % k)
+
+    def test_no_lttng_session(self):
+        res, _, err = self.results([("Spdlog_AsyncFile", 30), ("Lttng_Tracepoint", 40)], "no")
+        self.assertEqual(res["not_measured"],
+                         {k: "no LTTng session could start here" for k in LTTNG})
+        self.assertAlmostEqual(res["runtime.spdlog_vs_sonde"], 3)
+        self.assertEqual(len(err), 1)
+
+    def test_every_peer_measured(self):
+        res, table, err = self.results([("Spdlog_AsyncFile", 30), ("Lttng_Tracepoint", 40)], "yes")
+        self.assertNotIn("not_measured", res)
+        self.assertAlmostEqual(res["runtime.lttng_vs_floor"], 5)
+        self.assertNotIn("not measured", table)
+        self.assertEqual(err, [])
+
+
+if __name__ == "__main__":
+    unittest.main()
