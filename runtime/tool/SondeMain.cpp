@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Export.h"
-#include "Format.h"
+#include "TraceFormat.h"
 #include "sonde/trace.h"
 
 #include <algorithm>

@@ -48,6 +48,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "site.h" // beside this header, as sonde.h is to its users
+
 
 #if defined(__GNUC__)
 #define SONDE_LIKELY(X) __builtin_expect(!!(X), 1)
@@ -76,43 +78,7 @@ namespace sonde {
 // Static site descriptors
 //===----------------------------------------------------------------------===//
 
-/// What a probe site records.
-enum class SiteKind : uint8_t {
-  Region = 1,  ///< something with a duration (RAII or begin/end)
-  Instant = 2, ///< a point in time
-  Watch = 3,   ///< a value at a point in time
-  Loop = 4,    ///< iterations of a loop: `<name>.iter` and `<name>.block`
-  Frame = 5,   ///< a context frame (`A` in `A > B > x`): records nothing
-  State = 6,   ///< a model's state (sonde::recordState in sonde/torch.h):
-               ///< one watch record per parameter
-  Api = 7,     ///< calls of a library function (`apis:`): see ApiCall
-};
-
-/// Site flags, fixed at compile time.
-enum SiteFlags : uint8_t {
-  /// `enabled: false` in the spec: compiled in, off until enabled at run time.
-  OffByDefault = 1,
-  /// `mode: instant`: a region recorded as a start and a stop instant.
-  InstantMode = 2,
-  /// `context: true`: the site's args apply to every nested record.
-  ContextArgs = 4,
-};
-
-/// How a watch summarizes a structured value (`summary:` in the spec). Kept
-/// in bits 3..5 of Site::Flags (`Flags |= unsigned(Summary) << 3`); a
-/// ValueTraits specialization with a `write(ValueWriter &, const T &,
-/// Summary)` overload receives it. `Default` lets the type choose (`shape`
-/// for tensors, `stats` for containers of numbers); scalars ignore it.
-enum class Summary : uint8_t {
-  Default = 0,
-  Value = 1, ///< the value itself (scalars, strings)
-  Shape = 2, ///< dtype, device, shape, element count
-  Stats = 3, ///< shape plus min, max, mean, std, L2 norm, NaN and Inf counts
-  Hash = 4,  ///< shape plus a content hash (did it change between steps?)
-  Full = 5,  ///< shape plus the values, capped (see the type's MaxBytes)
-};
-constexpr unsigned SummaryShift = 3;
-constexpr uint8_t SummaryMask = 7u << SummaryShift;
+// SiteKind, SiteFlags, Summary and the value tags: sonde/site.h.
 
 /// The static facts of one probe site. Instrumentation emits one per site as
 /// a function-local `static`, which is constant-initialized (no guard, no
@@ -151,7 +117,7 @@ struct Site {
 
 /// The summary a watch site asks for (bits 3..5 of its flags).
 constexpr Summary summaryOf(const Site &S) noexcept {
-  return static_cast<Summary>((S.Flags & SummaryMask) >> SummaryShift);
+  return summaryOfFlags(S.Flags);
 }
 
 //===----------------------------------------------------------------------===//
@@ -192,21 +158,6 @@ constexpr uint32_t SiteIdMask = (1u << SiteIdBits) - 1;
 /// instants and watches in the bits of RecHeader::Site above SiteIdBits.
 constexpr uint32_t MaxLevel = 0xffu;
 static_assert(MaxLevel == (~0u >> SiteIdBits), "a level fills the top bits");
-
-/// Tags of the raw value encoding used by watches and args.
-enum class ValueTag : uint8_t {
-  Null = 0,
-  False = 1,
-  True = 2,
-  Int = 3,    ///< int64
-  UInt = 4,   ///< uint64
-  Float = 5,  ///< double
-  String = 6, ///< u16 length, bytes
-  Key = 7,    ///< a `const char *` to a string literal (object keys)
-  Object = 8, ///< u16 count, then count (Key, value) pairs
-  Array = 9,  ///< u32 count, then count values
-  Truncated = 10, ///< the value did not fit; what came before is kept
-};
 
 constexpr uint32_t MaxDepth = 128;       ///< regions tracked per thread
 constexpr uint32_t MaxFrameSites = 8192; ///< context frames tracked by id

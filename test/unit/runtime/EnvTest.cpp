@@ -1,6 +1,6 @@
 //===- EnvTest.cpp - libsonde's environment values, parsed exactly --------===//
 //
-// runtime/lib/Env.h: what SONDE_BUFFER_SIZE, SONDE_MAX_BYTES and the rank
+// runtime/recorder/Env.h: what SONDE_BUFFER_SIZE, SONDE_MAX_BYTES and the rank
 // variables accept. LifecycleTest checks the stderr line a refused value
 // gives and what the runtime uses instead.
 //

@@ -9,7 +9,7 @@
 #include "sonde/trace.h"
 
 #include "Export.h"
-#include "Format.h"
+#include "TraceFormat.h"
 
 #include <gtest/gtest.h>
 

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Format.h"
+#include "TraceFormat.h"
 #include "Runtime.h"
 
 #include <cerrno>

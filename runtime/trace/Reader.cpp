@@ -2,7 +2,7 @@
 
 #include "sonde/trace.h"
 
-#include "Format.h"
+#include "TraceFormat.h"
 
 #include <algorithm>
 #include <cerrno>
