@@ -3,9 +3,9 @@
 // was built from. The installed header here has a marker function that the
 // spec's `when` calls: it compiles only against that header.
 //
-// RUN: rm -rf %t.prefix && mkdir -p %t.prefix/bin %t.prefix/include/sonde
+// RUN: rm -rf %t.prefix && mkdir -p %t.prefix/bin %t.prefix/include
 // RUN: cp %sonde-rewrite %t.prefix/bin/
-// RUN: cp %sonde-include/sonde/sonde.h %t.prefix/include/sonde/sonde.h
+// RUN: cp -r %sonde-include/sonde %t.prefix/include/
 // RUN: echo 'inline bool sondeInstalledMarker() { return true; }' >> %t.prefix/include/sonde/sonde.h
 // RUN: %spec
 // RUN: %t.prefix/bin/sonde-rewrite --verify --spec %t.yaml %s -- -std=c++17 > %t.cpp
