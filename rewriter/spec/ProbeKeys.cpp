@@ -339,6 +339,7 @@ StringRef keyKind(Section Sec) {
 
 bool readProbeKeys(SpecChecks &C, const YAML::Node &N, Section Sec,
                    ProbeDraft &D) {
+  C.checkDuplicates(N);
   for (auto It = N.begin(); It != N.end(); ++It) {
     if (!C.checkKey(It->first, keyNames(Sec), keyKind(Sec))) {
       D.AtMisspelt |= C.LastSuggestion == "at";

@@ -42,9 +42,10 @@ struct ProbeDraft {
 };
 
 /// Reads every key of entry `N` (a map) of section `Sec` into `D`, each
-/// checked, every problem reported. False when a value leaves the entry
-/// meaningless (a selector that runs into the next lines, a `call:` that is
-/// not a string): the loader drops the entry without further messages.
+/// checked (a key given twice too), every problem reported. False when a value
+/// leaves the entry meaningless (a selector that runs into the next lines, a
+/// `call:` that is not a string): the loader drops the entry without further
+/// messages.
 bool readProbeKeys(SpecChecks &C, const YAML::Node &N, Section Sec,
                    ProbeDraft &D);
 

@@ -126,7 +126,6 @@ void loadProbe(SpecChecks &C, const YAML::Node &N, Section Sec) {
     C.error(C.Pos.entryLoc(N), "a probe is a map with at least 'at'");
     return;
   }
-  C.checkDuplicates(N);
   ProbeDraft D;
   Probe &P = D.P;
   P.Sec = Sec;

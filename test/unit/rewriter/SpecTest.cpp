@@ -274,6 +274,12 @@ TEST(Spec, ApisErrorsAreLocated) {
   EXPECT_NE(E.find("probes.yaml:4:14: error: 'within' is a function selector"),
             std::string::npos)
       << E;
+  // An entry gives each key once, under `apis:` as under `probes:`.
+  E = errorsOf("version: 1\napis:\n  - call: \"*::step\"\n    call: f\n");
+  EXPECT_NE(E.find("probes.yaml:4:5: error: duplicate key 'call' (first "
+                   "given on line 3)"),
+            std::string::npos)
+      << E;
   E = errorsOf("version: 1\napis: {call: step}\n");
   EXPECT_NE(E.find("probes.yaml:2:7: error: 'apis' is a list of entries "
                    "('- call: ...')"),
