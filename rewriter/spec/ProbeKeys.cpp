@@ -109,7 +109,7 @@ Read readAt(SpecChecks &C, StringRef Key, const YAML::Node &KeyNode,
 Read readCall(SpecChecks &C, StringRef Key, const YAML::Node &KeyNode,
               const YAML::Node &V, ProbeDraft &D) {
   if (V.IsNull()) {
-    C.error(C.Pos.loc(KeyNode), "'" + Key + "' has no value", Key.size());
+    C.error(C.Pos.loc(KeyNode), C.noValue(KeyNode, Key), Key.size());
     return Read::Drop;
   }
   D.HasCall = C.scalar(V, Key, D.Call) && C.oneLine(V, Key);
@@ -350,10 +350,7 @@ bool readProbeKeys(SpecChecks &C, const YAML::Node &N, Section Sec,
     const YAML::Node V = It->second; // a copy: It-> returns a temporary proxy
     if (V.IsNull() && !K.TakesNull) {
       // yaml-cpp marks an empty value at the next line.
-      C.error(C.Pos.loc(It->first),
-              Sec == Section::Apis ? "'" + Key.str() + "' has no value"
-                                   : C.noValue(It->first, Key),
-              Key.size());
+      C.error(C.Pos.loc(It->first), C.noValue(It->first, Key), Key.size());
       continue;
     }
     if (K.Read(C, Key, It->first, V, D) == Read::Drop)
