@@ -1,4 +1,10 @@
 //===- Diag.cpp - Located diagnostics -------------------------------------===//
+//
+// See Diag.h: the error type of a refused spec (its messages printed in
+// clang's format) and the report of source notes through a compile's
+// DiagnosticsEngine, shared by sonde-rewrite and the plugin.
+//
+//===----------------------------------------------------------------------===//
 
 #include "sonde/rewriter/Diag.h"
 

@@ -1,14 +1,14 @@
 //===- SpecText.h - The text checks of spec loading -------------*- C++ -*-===//
 //
-// What Spec.cpp asks of the spec's text before and beside yaml-cpp: the
+// What spec loading asks of the spec's text before and beside yaml-cpp: the
 // nearest known word, yaml-cpp's messages said in terms of what to fix,
 // where an unclosed quote or a second document starts, whether the bytes are
 // text, and whether spec code stays one expression on one line.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SONDE_REWRITER_LIB_SPECTEXT_H
-#define SONDE_REWRITER_LIB_SPECTEXT_H
+#ifndef SONDE_REWRITER_SPEC_SPECTEXT_H
+#define SONDE_REWRITER_SPEC_SPECTEXT_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -56,4 +56,4 @@ std::optional<size_t> notText(llvm::StringRef Text);
 } // namespace rewriter
 } // namespace sonde
 
-#endif // SONDE_REWRITER_LIB_SPECTEXT_H
+#endif // SONDE_REWRITER_SPEC_SPECTEXT_H

@@ -274,6 +274,24 @@ TEST(Spec, ApisErrorsAreLocated) {
   EXPECT_NE(E.find("probes.yaml:4:14: error: 'within' is a function selector"),
             std::string::npos)
       << E;
+  // An entry gives each key once, under `apis:` as under `probes:`.
+  E = errorsOf("version: 1\napis:\n  - call: \"*::step\"\n    call: f\n");
+  EXPECT_NE(E.find("probes.yaml:4:5: error: duplicate key 'call' (first "
+                   "given on line 3)"),
+            std::string::npos)
+      << E;
+  // A YAML anchor where the value should be is explained, as under
+  // `probes:`.
+  E = errorsOf("version: 1\napis:\n  - call: \"*::step\"\n    when: &x\n");
+  EXPECT_NE(E.find("probes.yaml:4:5: error: 'when' has no value; '&' after "
+                   "'when:' starts a YAML anchor: write the value in quotes"),
+            std::string::npos)
+      << E;
+  E = errorsOf("version: 1\napis:\n  - call: &c\n");
+  EXPECT_NE(E.find("probes.yaml:3:5: error: 'call' has no value; '&' after "
+                   "'call:' starts a YAML anchor: write the value in quotes"),
+            std::string::npos)
+      << E;
   E = errorsOf("version: 1\napis: {call: step}\n");
   EXPECT_NE(E.find("probes.yaml:2:7: error: 'apis' is a list of entries "
                    "('- call: ...')"),

@@ -2,7 +2,8 @@
 //
 // A probe spec (probes.yaml, version 1) loaded into data. Loading checks
 // everything that does not need the program: keys, version, categories,
-// selectors, field values. Every error is located in the YAML text.
+// selectors, field values. Every error is located in the YAML text. The
+// loaders are in rewriter/spec/ (SpecLoader.cpp and the files it names).
 //
 //===----------------------------------------------------------------------===//
 
