@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Calls.h"
+#include "Emit.h"
 #include "SelectorKinds.h"
 
 #include "PlanBuilder.h"
@@ -90,10 +91,9 @@ private:
   void instrument(PlanBuilder &B, const FunctionFacts &Fx, const Probe &Pr,
                   const HostFunction &F, const CallExpr *CE,
                   const std::string &Callee, const std::string &Short) const {
-    std::string Why = whyNotWrappable(CE);
-    if (!Why.empty()) {
+    if (std::optional<std::string> Why = whyNotWrappable(CE)) {
       B.skipped(CE->getBeginLoc(), Pr,
-                "call of '" + Short + "' cannot be traced: " + Why,
+                "call of '" + Short + "' cannot be traced: " + *Why,
                 "sonde-unsupported");
       return;
     }
@@ -149,10 +149,7 @@ private:
     }
     Code G = B.guard(Pr, F, R);
     Code Open("::sonde::api(");
-    if (G.empty())
-      Open += "true";
-    else
-      Open += G;
+    Open += condition(G);
     Open += ", " + R.Var + ", " + std::to_string(Total) + ", " +
             std::to_string(Wrapped) + ", [&](::sonde::ApiCall &" +
             (Wrapped ? Var : "") + ") -> decltype(auto) { return ";

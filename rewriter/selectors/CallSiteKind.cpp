@@ -84,14 +84,15 @@ private:
     // Nested in a larger expression, a lambda runs exactly the call: decide
     // before the site exists (a skipped site would be an unused variable).
     if (!Whole) {
-      std::string Why = whyNotWrappable(CE);
-      if (Why.empty() && !A.empty())
+      std::optional<std::string> Why = whyNotWrappable(CE);
+      if (!Why && !A.empty())
         Why = "captures and args need the call as a statement of its own";
-      if (!Why.empty()) {
-        B.skipped(CE->getBeginLoc(), Pr,
-                  "call of '" + Short +
-                      "' inside an expression cannot be wrapped safely: " + Why,
-                  "sonde-unsupported");
+      if (Why) {
+        B.skipped(
+            CE->getBeginLoc(), Pr,
+            "call of '" + Short +
+                "' inside an expression cannot be wrapped safely: " + *Why,
+            "sonde-unsupported");
         return;
       }
     }
@@ -107,10 +108,7 @@ private:
         Open += A.Values;
       } else {
         Open += "::sonde::CondRegion(";
-        if (G.empty())
-          Open += "true";
-        else
-          Open += G;
+        Open += condition(G);
         Open += ", " + R.Var;
         Open += A.Values;
       }
@@ -119,10 +117,7 @@ private:
       return;
     }
     Code Open("::sonde::call(");
-    if (G.empty())
-      Open += "true";
-    else
-      Open += G;
+    Open += condition(G);
     Open += ", " + R.Var + ", [&]() -> decltype(auto) { return ";
     B.wrapExprInLambda(CE, Open, "; })", Pr.Index);
   }

@@ -196,8 +196,9 @@ void forEachCall(PlanBuilder &B, const FunctionFacts &Fx, const Probe &Pr,
   }
 }
 
-/// Why wrapping call `CE` in a lambda would change its meaning, or "".
-std::string whyNotWrappable(const CallExpr *CE) {
+/// Why wrapping call `CE` in a lambda would change its meaning; none if it
+/// would not.
+std::optional<std::string> whyNotWrappable(const CallExpr *CE) {
   const FunctionDecl *FD = CE->getDirectCallee();
   bool RefResult = FD ? FD->getReturnType()->isReferenceType()
                       : CE->getType()->isDependentType();
@@ -227,7 +228,7 @@ std::string whyNotWrappable(const CallExpr *CE) {
                            "') may point into it";
   if (QualifiedThisCall)
     return "it is a qualified call of a member of this class";
-  return "";
+  return std::nullopt;
 }
 
 } // namespace rewriter

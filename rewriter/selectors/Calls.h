@@ -13,6 +13,7 @@
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <optional>
 #include <string>
 
 namespace clang {
@@ -36,8 +37,9 @@ using CallVisitor = llvm::function_ref<void(const clang::CallExpr *CE,
 void forEachCall(PlanBuilder &B, const FunctionFacts &Fx, const Probe &Pr,
                  bool Written, CallVisitor Visit);
 
-/// Why wrapping call `CE` in a lambda would change its meaning, or "".
-std::string whyNotWrappable(const clang::CallExpr *CE);
+/// Why wrapping call `CE` in a lambda would change its meaning; none if it
+/// would not.
+std::optional<std::string> whyNotWrappable(const clang::CallExpr *CE);
 
 } // namespace rewriter
 } // namespace sonde

@@ -91,6 +91,8 @@ RideAlong rideAlong(PlanBuilder &B, const FunctionFacts &Fx, const Probe &Pr,
   return R;
 }
 
+Code condition(const Code &G) { return G.empty() ? Code("true") : G; }
+
 /// `if (G) Stmt` or `Stmt`.
 Code guarded(const Code &G, const Code &St) {
   if (G.empty())
@@ -104,25 +106,26 @@ Code guarded(const Code &G, const Code &St) {
 
 /// A region object named `Var` for site `R`.
 Code regionDecl(const Probe &Pr, const SiteRef &R, const Code &G,
-                const RideAlong &A, StringRef Var) {
+                const RideAlong &A, StringRef Var, bool Closable) {
   bool Instant = Pr.Mode == ModeKind::Instant;
   Code C;
-  if (G.empty() && !Instant) {
+  if (!Closable && G.empty() && !Instant) {
     C += "::sonde::Region " + Var.str() + "(" + R.Var;
     C += A.Values;
     C += ");";
-  } else if (G.empty() && Instant && A.empty()) {
-    C += "::sonde::InstantRegion " + Var.str() + "(" + R.Var + ");";
-  } else {
-    C += "::sonde::CondRegion " + Var.str() + "(";
-    if (G.empty())
-      C += "true";
-    else
-      C += G;
-    C += ", " + R.Var;
-    C += A.Values;
-    C += ");";
+    return C;
   }
+  if (!Closable && G.empty() && Instant && A.empty()) {
+    C += "::sonde::InstantRegion " + Var.str() + "(" + R.Var + ");";
+    return C;
+  }
+  // Guarded, an instant with ride-alongs, or closed early: only a
+  // CondRegion takes a condition and can close.
+  C += "::sonde::CondRegion " + Var.str() + "(";
+  C += condition(G);
+  C += ", " + R.Var;
+  C += A.Values;
+  C += ");";
   return C;
 }
 

@@ -40,6 +40,10 @@ RideAlong rideAlong(PlanBuilder &B, const FunctionFacts &Fx, const Probe &Pr,
                     const HostFunction &F, const clang::Stmt *At,
                     bool AtBodyStart, clang::SourceLocation NoteAt);
 
+/// The guard as a condition: `G`, or `true` when the probe always fires
+/// (for the runtime calls that take one: CondRegion, call, api...).
+Code condition(const Code &G);
+
 /// `if (G) St`, or `St` when there is no guard.
 Code guarded(const Code &G, const Code &St);
 

@@ -202,7 +202,7 @@ private:
           On += " && ";
         On += "::sonde::inFrame(" + B.frameVar(C) + ")";
       }
-      Code Args = On.empty() ? Code("true") : On;
+      Code Args = condition(On);
       Args += ", " + Fetch.Var;
       wrapRangeInit(B, R, Made, "iterateFetch", Args);
     }
@@ -218,10 +218,7 @@ private:
           "::sonde::Iteration sonde_iter_" + Block.Tag + "(" + LoopVar + ");";
     } else {
       Iter += "::sonde::CondIteration sonde_iter_" + Block.Tag + "(";
-      if (G.empty())
-        Iter += "true";
-      else
-        Iter += G;
+      Iter += condition(G);
       Iter += ", " + LoopVar;
       Iter += A.Values;
       Iter += ");";

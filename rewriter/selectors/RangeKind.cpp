@@ -96,14 +96,8 @@ public:
                             A.spelling() + ".." + E.spelling(), "", Ride.Names);
       Code G = B.guard(Pr, F, R);
       std::string Var = "sonde_range_" + R.Tag;
-      Code Decl = regionDecl(Pr, R, G, Ride, Var);
-      if (Decl.Text.rfind("::sonde::CondRegion", 0) != 0) {
-        // Only a CondRegion can close early.
-        Code C("::sonde::CondRegion " + Var + "(true, " + R.Var);
-        C += Ride.Values;
-        C += ");";
-        Decl = C;
-      }
+      // End points close the region early: it is always a CondRegion.
+      Code Decl = regionDecl(Pr, R, G, Ride, Var, /*Closable=*/true);
       if (SP.After) {
         B.afterStatement(Fx, SP.After, Decl, Pr.Index);
       } else {

@@ -20,6 +20,8 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 
+#include <optional>
+
 using namespace clang;
 using namespace llvm;
 
@@ -50,14 +52,25 @@ bool movableClass(const CXXRecordDecl *RD) {
          RD->implicitCopyConstructorHasConstParam();
 }
 
+/// Why a site is not made, and the flag of the note that says so.
+struct Refusal {
+  std::string Why;
+  StringRef Flag;
+};
+
+Refusal unsupported(std::string Why) {
+  return {std::move(Why), "sonde-unsupported"};
+}
+Refusal copies(std::string Why) { return {std::move(Why), "sonde-copy"}; }
+
 /// Why `#value` cannot pass returned expression `E` (`Bare` without its
-/// implicit nodes) of a function returning `RT` through a watch, or "".
-std::string whyNotPassable(const PlanBuilder &B, const Probe &Pr,
-                           const RideAlong &A, QualType RT, const Expr *E,
-                           const Expr *Bare, StringRef &Flag) {
-  Flag = "sonde-unsupported";
+/// implicit nodes) of a function returning `RT` through a watch; none if it
+/// can.
+std::optional<Refusal> whyNotPassable(const PlanBuilder &B, const Probe &Pr,
+                                      const RideAlong &A, QualType RT,
+                                      const Expr *E, const Expr *Bare) {
   if (!A.empty())
-    return "'#value' with captures needs 'return x;' of a local";
+    return unsupported("'#value' with captures needs 'return x;' of a local");
   auto *Construct = dyn_cast<CXXConstructExpr>(Bare);
   bool Braced = Construct && Construct->isListInitialization() &&
                 !isa<CXXTemporaryObjectExpr>(Construct);
@@ -65,12 +78,12 @@ std::string whyNotPassable(const PlanBuilder &B, const Probe &Pr,
       isa<CXXStdInitializerListExpr>(Bare) ||
       E->containsUnexpandedParameterPack() || E->getType()->isDependentType() ||
       RT->isDependentType() || RT->isUndeducedType())
-    return "the returned expression's type is not known here";
+    return unsupported("the returned expression's type is not known here");
   if (RT->isReferenceType()) {
     // passRef binds a reference: a bit-field cannot be bound.
     if (E->refersToBitField())
-      return "the returned reference is a bit-field";
-    return "";
+      return unsupported("the returned reference is a bit-field");
+    return std::nullopt;
   }
   // The wrappers take the expression as written: an implicit conversion
   // happens after them, on what they return.
@@ -79,38 +92,38 @@ std::string whyNotPassable(const PlanBuilder &B, const Probe &Pr,
     // passValue would take the written expression by value: a class object
     // converted to the scalar would be copied first.
     if (Written->getType()->isRecordType()) {
-      Flag = "sonde-copy";
-      return "the returned value is converted from a class object, which a "
-             "watch would copy";
+      return copies(
+          "the returned value is converted from a class object, which a "
+          "watch would copy");
     }
-    return "";
+    return std::nullopt;
   }
   bool SameType = B.Ctx.hasSameUnqualifiedType(E->getType(), RT) &&
                   B.Ctx.hasSameUnqualifiedType(Written->getType(), RT);
   if (!movableClass(RT->getAsCXXRecordDecl()))
-    return "the returned object cannot pass through a watch unchanged (it "
-           "cannot be copied or moved)";
+    return unsupported(
+        "the returned object cannot pass through a watch unchanged (it "
+        "cannot be copied or moved)");
   if (!SameType) {
     // The wrapper would take (and copy) the object before its conversion.
-    Flag = "sonde-copy";
-    return "the returned value is converted to '" +
-           RT.getUnqualifiedType().getAsString() +
-           "' from another type, which a watch would copy";
+    return copies("the returned value is converted to '" +
+                  RT.getUnqualifiedType().getAsString() +
+                  "' from another type, which a watch would copy");
   }
   // A glvalue passes through passRef: the return object is then made from
   // the same object by the same constructor as before.
   if (Written->isGLValue())
-    return "";
+    return std::nullopt;
   // A prvalue is made in place (guaranteed copy elision): passValue would
   // copy or move it, which the program never did. Only a class the
   // language may copy when it returns it (trivially copyable, trivial
   // destructor: [class.temporary]/3) passes.
-  Flag = "sonde-copy";
   if (!permittedCopy(RT->getAsCXXRecordDecl()))
-    return "the returned '" + RT.getUnqualifiedType().getAsString() +
-           "' is made in place (guaranteed copy elision) and a watch would "
-           "copy or move it; return a local by name to watch it";
-  return "";
+    return copies(
+        "the returned '" + RT.getUnqualifiedType().getAsString() +
+        "' is made in place (guaranteed copy elision) and a watch would "
+        "copy or move it; return a local by name to watch it");
+  return std::nullopt;
 }
 
 class ReturnValueKind : public SelectorKind {
@@ -159,12 +172,11 @@ public:
       RideAlong A = rideAlong(B, Fx, Pr, F, RS, false, RS->getBeginLoc());
       // Every reason to skip is decided before the site exists (a skipped
       // site would be an unused variable, an error under -Werror).
-      StringRef Flag;
-      std::string Why = Local && !RT->isReferenceType()
-                            ? std::string()
-                            : whyNotPassable(B, Pr, A, RT, E, Bare, Flag);
-      if (!Why.empty()) {
-        B.skipped(RS->getBeginLoc(), Pr, Why, Flag);
+      std::optional<Refusal> No;
+      if (!Local || RT->isReferenceType())
+        No = whyNotPassable(B, Pr, A, RT, E, Bare);
+      if (No) {
+        B.skipped(RS->getBeginLoc(), Pr, No->Why, No->Flag);
         continue;
       }
       SiteRef R = B.addSite(Pr, F, "watch", Name, "return", RS->getBeginLoc(),
