@@ -3,7 +3,9 @@
 // Each kind of focus a selector can have is one small class, shaped like a
 // clang-tidy check: `handles` says which probes it takes, `collect` finds
 // its sites in one function definition and records them in the plan being
-// built. The kinds are registered in one table (selectorKinds()).
+// built. Each kind lives in a file named after it (`call-site` in
+// rewriter/selectors/CallSiteKind.cpp), and rewriter/selectors/
+// SelectorKinds.cpp is the one table of them (selectorKinds()).
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,0 +1,166 @@
+//===- Emit.cpp - The code selector kinds insert --------------------------===//
+//
+// Site names, ride-along values and the region, instant and watch forms the
+// selector kinds share (see Emit.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Emit.h"
+
+#include "clang/AST/Decl.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace sonde {
+namespace rewriter {
+
+/// The event name: `name:`, else the category's child (`compute.forward`
+/// gives `forward`), else `Fallback`.
+std::string eventName(const Probe &Pr, StringRef Fallback) {
+  if (!Pr.Name.empty())
+    return Pr.Name;
+  StringRef C = Pr.Category;
+  size_t Dot = C.find('.');
+  if (Dot != StringRef::npos && !C.ends_with(".init"))
+    return C.substr(Dot + 1).str();
+  return Fallback.str();
+}
+
+/// Whether a guard (context frames, `when`, `every`) makes `Pr` conditional.
+bool isGuarded(const Probe &Pr) {
+  return !Pr.Q.Context.empty() || !Pr.When.empty() || Pr.Every > 1;
+}
+
+namespace {
+
+const ValueDecl *findLocal(PlanBuilder &B, const FunctionFacts &Fx,
+                           const HostFunction &F, StringRef Name,
+                           const Stmt *At, bool AtBodyStart) {
+  for (const ParmVarDecl *PV : F.FD->parameters())
+    if (PV->getName() == Name)
+      return PV;
+  for (const auto &[D, DS] : Fx.DeclStmtOf) {
+    auto *VD = dyn_cast<ValueDecl>(D);
+    if (VD && VD->getDeclName().isIdentifier() && VD->getName() == Name &&
+        B.inScopeAt(Fx, VD, At, AtBodyStart))
+      return VD;
+  }
+  return nullptr;
+}
+
+/// A watch of `Value` as an expression of type void.
+Code watchExpr(const SiteRef &R, StringRef Value, const RideAlong &A) {
+  Code C;
+  if (A.empty()) {
+    C += "::sonde::watchAny(" + R.Var + ", " + Value.str() + ")";
+  } else {
+    C += "::sonde::watchArgs(" + R.Var + ", " + Value.str();
+    C += A.Values;
+    C += ")";
+  }
+  return C;
+}
+
+} // namespace
+
+RideAlong rideAlong(PlanBuilder &B, const FunctionFacts &Fx, const Probe &Pr,
+                    const HostFunction &F, const Stmt *At, bool AtBodyStart,
+                    SourceLocation NoteAt) {
+  RideAlong R;
+  for (const Item &C : Pr.Q.Captures) {
+    const ValueDecl *Local = findLocal(B, Fx, F, C.Name, At, AtBodyStart);
+    if (Local)
+      B.noteValueType(Local->getType());
+    if (!Local) {
+      B.note(NoteAt, SourceNote::Warning,
+             "capture '" + C.Name + "' of probe '" + Pr.At +
+                 "' is not in scope here; recorded without it",
+             "sonde-capture");
+      continue;
+    }
+    R.Values += ", " + C.Name;
+    R.Names += (R.Names.empty() ? "" : ",") + (C.As.empty() ? C.Name : C.As);
+  }
+  for (const SpecArg &A : Pr.Args) {
+    R.Values += ", (";
+    R.Values.spec(A.Expr, A.ExprLoc);
+    R.Values += ")";
+    R.Names += (R.Names.empty() ? "" : ",") + A.Name;
+  }
+  return R;
+}
+
+Code condition(const Code &G) { return G.empty() ? Code("true") : G; }
+
+/// `if (G) Stmt` or `Stmt`.
+Code guarded(const Code &G, const Code &St) {
+  if (G.empty())
+    return St;
+  Code C("if (");
+  C += G;
+  C += ") ";
+  C += St;
+  return C;
+}
+
+/// A region object named `Var` for site `R`.
+Code regionDecl(const Probe &Pr, const SiteRef &R, const Code &G,
+                const RideAlong &A, StringRef Var, bool Closable) {
+  bool Instant = Pr.Mode == ModeKind::Instant;
+  Code C;
+  if (!Closable && G.empty() && !Instant) {
+    C += "::sonde::Region " + Var.str() + "(" + R.Var;
+    C += A.Values;
+    C += ");";
+    return C;
+  }
+  if (!Closable && G.empty() && Instant && A.empty()) {
+    C += "::sonde::InstantRegion " + Var.str() + "(" + R.Var + ");";
+    return C;
+  }
+  // Guarded, an instant with ride-alongs, or closed early: only a
+  // CondRegion takes a condition and can close.
+  C += "::sonde::CondRegion " + Var.str() + "(";
+  C += condition(G);
+  C += ", " + R.Var;
+  C += A.Values;
+  C += ");";
+  return C;
+}
+
+/// A point in time: an instant, with its ride-alongs.
+Code instantStmt(const SiteRef &R, const Code &G, const RideAlong &A) {
+  Code C;
+  if (A.empty()) {
+    C += "::sonde::instant(" + R.Var + ");";
+  } else {
+    C += "::sonde::instantArgs(" + R.Var;
+    C += A.Values;
+    C += ");";
+  }
+  return guarded(G, C);
+}
+
+Code watchStmt(const SiteRef &R, const Code &G, StringRef Value,
+               const RideAlong &A) {
+  Code C = watchExpr(R, Value, A);
+  C += ";";
+  return guarded(G, C);
+}
+
+/// A watch usable where an expression is expected.
+Code watchAsExpr(const SiteRef &R, const Code &G, StringRef Value,
+                 const RideAlong &A) {
+  if (G.empty())
+    return watchExpr(R, Value, A);
+  Code C("((");
+  C += G;
+  C += ") ? ";
+  C += watchExpr(R, Value, A);
+  C += " : void())";
+  return C;
+}
+
+} // namespace rewriter
+} // namespace sonde
