@@ -10,11 +10,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "PlanBuilder.h"
+#include "SiteDescriptor.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/StringExtras.h"
-
-#include <map>
+#include "llvm/Support/ErrorHandling.h"
 
 using namespace clang;
 using namespace llvm;
@@ -98,39 +98,14 @@ SiteRef PlanBuilder::addSite(const Probe &Pr, const HostFunction &F,
   Site.Type = Type.str();
   Site.ProbeIndex = Pr.Index;
   Site.Selector = Pr.At;
-  unsigned Flags = 0;
-  if (!Pr.Enabled)
-    Flags |= 1;
-  if (Pr.Mode == ModeKind::Instant && Kind == "region")
-    Flags |= 2;
-  // A point event's args are pushed just around it, so marking them as
-  // context gives them to that one record and nothing else.
-  bool Point = Kind == "watch" || Kind == "instant";
-  // An api site's arg names are its callee's parameters, not pushed values.
-  if (!ArgNames.empty() && Kind != "api" && (Pr.contextArgs() || Point))
-    Flags |= 4;
-  Flags |= unsigned(Pr.Summary) << 3;
-  Site.Flags = Flags;
+  std::optional<SiteKind> SK = siteKindOf(Kind);
+  if (!SK)
+    report_fatal_error("sonde: a site of kind '" + Kind +
+                       "', which sonde/site.h does not define");
+  Site.Flags = siteFlags(Pr, *SK, !ArgNames.empty());
   ++P.MatchCounts[Pr.Index];
 
-  static const std::map<std::string, const char *> Kinds = {
-      {"region", "Region"}, {"instant", "Instant"}, {"watch", "Watch"},
-      {"loop", "Loop"},     {"frame", "Frame"},     {"state", "State"},
-      {"api", "Api"}};
-  std::string Decl = " static ::sonde::Site " + R.Var +
-                     "(::sonde::SiteKind::" + Kinds.at(Site.Kind) + ", " +
-                     quote(Site.Category) + ", " + quote(Site.Name) + ", " +
-                     quote(Site.File) + ", " + std::to_string(Site.Line) +
-                     ", " + quote(Site.Function) + ", 0x" +
-                     utohexstr(Id, true) + "ull";
-  if (Flags || !ArgNames.empty() || !Type.empty())
-    Decl += ", " + std::to_string(Flags);
-  if (!ArgNames.empty() || !Type.empty())
-    Decl += ", " + quote(ArgNames);
-  if (!Type.empty())
-    Decl += ", " + quote(Type);
-  Decl += ");";
-  SiteDecls[F.FD] += Decl;
+  SiteDecls[F.FD] += " " + siteDeclaration("static", R.Var, Site);
   P.Sites.push_back(std::move(Site));
   return R;
 }
@@ -169,11 +144,14 @@ Code PlanBuilder::guard(const Probe &Pr, const HostFunction &F,
 std::string PlanBuilder::frameVar(const FuncGlob &G) {
   uint64_t Id = stableHash("frame|" + G.FileGlob + "|" + G.Glob);
   std::string Var = "frame_" + utohexstr(Id, true);
-  if (!Frames.count(Var))
-    Frames[Var] = "inline ::sonde::Site " + Var +
-                  "(::sonde::SiteKind::Frame, \"\", " + quote(G.Glob) +
-                  ", \"\", 0, " + quote(G.Glob) + ", 0x" + utohexstr(Id, true) +
-                  "ull);";
+  if (!Frames.count(Var)) {
+    PlanSite Frame;
+    Frame.Kind = "frame";
+    Frame.Name = G.Glob;
+    Frame.Function = G.Glob;
+    Frame.Id = Id;
+    Frames[Var] = siteDeclaration("inline", Var, Frame);
+  }
   return "::sonde_ctx::" + Var;
 }
 
