@@ -90,44 +90,42 @@ bool isAllocator(const FunctionDecl *FD) {
       .Default(false);
 }
 
-/// Why a function cannot be instrumented, or "".
-std::string whyNot(const FunctionDecl *FD, const PlanBuilder &B,
-                   std::string &Flag) {
+/// Whether a function can be instrumented, and if not, why.
+struct Fitness {
+  enum Verdict {
+    Fit,    ///< instrument it
+    Silent, ///< no body of its own (`= default`): nothing to say
+    Unfit,  ///< skip it with a warning: Why, under flag Flag
+  } V = Fit;
+  std::string Why;
+  std::string Flag;
+};
+
+Fitness fitness(const FunctionDecl *FD, const PlanBuilder &B) {
   // `= default` and `= delete` have no body of their own: nothing to say.
-  if (FD->isDefaulted() || FD->isDeleted() || !FD->getBody()) {
-    Flag = "";
-    return "-";
-  }
-  if (FD->isConsteval() || FD->isConstexpr()) {
-    Flag = "sonde-constexpr";
-    return FD->isConsteval() ? "function is consteval"
-                             : "function is constexpr";
-  }
-  if (isAllocator(FD)) {
-    // The runtime allocates while it starts and registers sites: a probe
-    // in the allocator would re-enter it (a deadlock on the first record).
-    Flag = "sonde-allocator";
-    return "function is a global allocation function";
-  }
-  if (FD->hasAttr<NakedAttr>()) {
-    // A naked function's body may only hold asm: no prologue, no locals.
-    Flag = "sonde-unsupported";
-    return "function is naked";
-  }
+  if (FD->isDefaulted() || FD->isDeleted() || !FD->getBody())
+    return {Fitness::Silent, "", ""};
+  if (FD->isConsteval() || FD->isConstexpr())
+    return {Fitness::Unfit,
+            FD->isConsteval() ? "function is consteval"
+                              : "function is constexpr",
+            "sonde-constexpr"};
+  // The runtime allocates while it starts and registers sites: a probe in
+  // the allocator would re-enter it (a deadlock on the first record).
+  if (isAllocator(FD))
+    return {Fitness::Unfit, "function is a global allocation function",
+            "sonde-allocator"};
+  // A naked function's body may only hold asm: no prologue, no locals.
+  if (FD->hasAttr<NakedAttr>())
+    return {Fitness::Unfit, "function is naked", "sonde-unsupported"};
   const Stmt *Body = FD->getBody();
-  if (isa<CoroutineBodyStmt>(Body)) {
-    Flag = "sonde-coroutine";
-    return "function is a coroutine";
-  }
-  if (!isa<CompoundStmt>(Body) && !isa<CXXTryStmt>(Body)) {
-    Flag = "";
-    return "-";
-  }
-  if (!B.editable(Body)) {
-    Flag = "sonde-macro";
-    return "body is a macro expansion";
-  }
-  return "";
+  if (isa<CoroutineBodyStmt>(Body))
+    return {Fitness::Unfit, "function is a coroutine", "sonde-coroutine"};
+  if (!isa<CompoundStmt>(Body) && !isa<CXXTryStmt>(Body))
+    return {Fitness::Silent, "", ""};
+  if (!B.editable(Body))
+    return {Fitness::Unfit, "body is a macro expansion", "sonde-macro"};
+  return {};
 }
 
 /// Whether `F` has a parameter or a local variable named `Name` anywhere in
@@ -239,13 +237,12 @@ Expected<Plan> computePlan(ASTContext &Ctx, const Spec &S,
       if (!H.matchedBy(Pr.Q.Host) || !Pr.Q.Host.matchesFile(File) ||
           !S.inScope(File, H.QualifiedName))
         continue;
-      std::string Flag;
-      std::string Why = whyNot(H.FD, B, Flag);
-      if (Why == "-")
+      Fitness Fit = fitness(H.FD, B);
+      if (Fit.V == Fitness::Silent)
         continue;
-      if (!Why.empty()) {
-        B.skipped(H.FD->getLocation(), Pr, "'" + H.QualifiedName + "': " + Why,
-                  Flag);
+      if (Fit.V == Fitness::Unfit) {
+        B.skipped(H.FD->getLocation(), Pr,
+                  "'" + H.QualifiedName + "': " + Fit.Why, Fit.Flag);
         continue;
       }
       Kind->collect(B, Pr, H);
@@ -261,8 +258,7 @@ Expected<Plan> computePlan(ASTContext &Ctx, const Spec &S,
           continue;
         if (!FramesPlaced.insert({H.FD, G.FileGlob + "/" + G.Glob}).second)
           continue;
-        std::string Flag;
-        if (!whyNot(H.FD, B, Flag).empty())
+        if (fitness(H.FD, B).V != Fitness::Fit)
           continue;
         std::string Var = B.frameVar(G);
         B.atBodyStart(H, StartOrder::Frame,

@@ -87,12 +87,6 @@ std::optional<unsigned> PlanBuilder::afterStmt(const Stmt *St) const {
   return offset(Semi);
 }
 
-std::string PlanBuilder::text(const Stmt *St) const {
-  return Lexer::getSourceText(
-             CharSourceRange::getTokenRange(St->getSourceRange()), SM, LO)
-      .str();
-}
-
 void PlanBuilder::insert(unsigned Offset, int Rank, Code Text,
                          unsigned ProbeIndex) {
   assert(StringRef(Text.Text).find_first_of("\r\n") == StringRef::npos &&
