@@ -11,6 +11,10 @@
 // RUN: %not grep -vE '^::sonde::Site [a-z_0-9]+\(::sonde::SiteKind::[A-Z][a-z]+, ' %t.sites
 // No number where the flags go (right after the id):
 // RUN: %not grep -E 'ull, [0-9]' %t.sites
+// Names, but still constant expressions: the descriptors are constant-
+// initialized (no guard variable):
+// RUN: %cxx -std=c++17 -include sonde/sonde.h -I%sonde-include -S -o - %t.cpp \
+// RUN:   | %not grep __cxa_guard
 // RUN: %sonde-rewrite --spec %t.yaml --list-sites --format json %s -- \
 // RUN:   -std=c++17 | FileCheck %s --check-prefix=JSON
 //
