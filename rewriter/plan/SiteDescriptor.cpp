@@ -1,4 +1,4 @@
-//===- plan/SiteDescriptor.cpp - The inserted sonde::Site declarations ----===//
+//===- SiteDescriptor.cpp - The inserted sonde::Site declarations ---------===//
 //
 // The one place where the engine meets the site protocol of sonde/site.h:
 // which SiteKind a plan kind is, which flag bits a probe sets, and the text

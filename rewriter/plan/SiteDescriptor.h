@@ -1,5 +1,4 @@
-//===- plan/SiteDescriptor.h - The inserted sonde::Site declarations -*- C++
-//-*-===//
+//===- SiteDescriptor.h - The inserted sonde::Site declarations -*- C++ -*-===//
 //
 // How a plan site becomes the `sonde::Site` descriptor that inserted code
 // declares: its SiteKind, its flag bits, and the constructor call, argument
