@@ -147,8 +147,6 @@ public:
   unsigned afterToken(clang::SourceLocation L) const;
   /// The offset just past statement `St`, its `;` included.
   std::optional<unsigned> afterStmt(const clang::Stmt *St) const;
-  /// The source text of `St`.
-  std::string text(const clang::Stmt *St) const;
 
   //--- Per-function facts ---------------------------------------------------
 

@@ -26,12 +26,12 @@
 // SPEC:     summary: stats
 
 void save(int) {}
-// CHECK: {{^}}void save(int) { static ::sonde::Site sonde_site_{{[0-9a-f]+}}(::sonde::SiteKind::Region, "checkpoint.capture", "capture", {{.*}}, 3); ::sonde::InstantRegion sonde_region_{{[0-9a-f]+}}(sonde_site_{{[0-9a-f]+}});}
+// CHECK: {{^}}void save(int) { static ::sonde::Site sonde_site_{{[0-9a-f]+}}(::sonde::SiteKind::Region, "checkpoint.capture", "capture", {{.*}}, ::sonde::OffByDefault | ::sonde::InstantMode); ::sonde::InstantRegion sonde_region_{{[0-9a-f]+}}(sonde_site_{{[0-9a-f]+}});}
 float forward(int n) { return n; }
-// CHECK: {{^}}float forward(int n) { static ::sonde::Site sonde_site_[[F:[0-9a-f]+]](::sonde::SiteKind::Region, "compute.forward", "fwd", {{.*}}, 4, "n"); ::sonde::Region sonde_region_[[F]](sonde_site_[[F]], (n)); return n; }
+// CHECK: {{^}}float forward(int n) { static ::sonde::Site sonde_site_[[F:[0-9a-f]+]](::sonde::SiteKind::Region, "compute.forward", "fwd", {{.*}}, ::sonde::ContextArgs, "n"); ::sonde::Region sonde_region_[[F]](sonde_site_[[F]], (n)); return n; }
 
 void train(int epochs, float lr) {
-  // CHECK: {{^}}void train(int epochs, float lr) { {{.*}}"epoch.block"{{.*}}, 4, "epoch,lr");{{.*}} static ::sonde::Site sonde_site_[[W:[0-9a-f]+]](::sonde::SiteKind::Watch, "user", "loss", {{.*}}, 24, "", "float"); static thread_local ::std::uint32_t sonde_every_[[W]] = 0;
+  // CHECK: {{^}}void train(int epochs, float lr) { {{.*}}"epoch.block"{{.*}}, ::sonde::ContextArgs, "epoch,lr");{{.*}} static ::sonde::Site sonde_site_[[W:[0-9a-f]+]](::sonde::SiteKind::Watch, "user", "loss", {{.*}}, ::sonde::summaryFlags(::sonde::Summary::Stats), "", "float"); static thread_local ::std::uint32_t sonde_every_[[W]] = 0;
   float loss = 0;
   for (int epoch = 0; epoch < epochs; ++epoch) {
     // CHECK: {{^}}  { ::sonde::Loop sonde_loop_[[L:[0-9a-f]+]](sonde_site_[[L]]); for (int epoch = 0; epoch < epochs; ++epoch) { ::sonde::CondIteration sonde_iter_[[L]](true, sonde_loop_[[L]], (epoch), (lr * 2));

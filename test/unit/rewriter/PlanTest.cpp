@@ -180,4 +180,28 @@ TEST(Plan, OneBracePairPerStatement) {
   EXPECT_EQ(Line4.count("::sonde::watchAny("), 2u) << Line4.str();
 }
 
+// The plan's flags are sonde/site.h's bits; the inserted descriptor spells
+// them, and the kind, by name.
+TEST(Plan, SiteFlagsByName) {
+  Planned R = plan(Program, "version: 1\nprobes:\n  - at: step\n"
+                            "    enabled: false\n    mode: instant\n"
+                            "watches:\n  - at: train > loss\n"
+                            "    summary: hash\n");
+  ASSERT_EQ(R.P.Sites.size(), 3u);
+  EXPECT_EQ(R.P.Sites[0].Flags,
+            unsigned(sonde::OffByDefault) | unsigned(sonde::InstantMode));
+  EXPECT_EQ(R.P.Sites[1].Flags, sonde::summaryFlags(sonde::Summary::Hash));
+  EXPECT_NE(R.Rewritten.find("(::sonde::SiteKind::Region, "),
+            std::string::npos);
+  EXPECT_NE(
+      R.Rewritten.find("ull, ::sonde::OffByDefault | ::sonde::InstantMode);"),
+      std::string::npos)
+      << R.Rewritten;
+  EXPECT_NE(R.Rewritten.find(
+                "ull, ::sonde::summaryFlags(::sonde::Summary::Hash), \"\", "
+                "\"int\");"),
+            std::string::npos)
+      << R.Rewritten;
+}
+
 } // namespace

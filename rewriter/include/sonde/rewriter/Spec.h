@@ -11,6 +11,7 @@
 #define SONDE_REWRITER_SPEC_H
 
 #include "sonde/rewriter/Selector.h"
+#include "sonde/site.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -32,7 +33,8 @@ struct SpecLoc {
 /// The spec section an entry comes from: regions, values, API call traces
 /// (`apis:`) or model state (`state:`).
 enum class Section { Probes, Watches, Apis, State };
-enum class SummaryKind { Default, Value, Shape, Stats, Hash, Full };
+/// `summary:`: the runtime's own enum (sonde/site.h), which sites carry.
+using SummaryKind = ::sonde::Summary;
 enum class ModeKind { Region, Instant };
 
 /// One `args:` entry: a recorded name and a C++ expression.

@@ -1,0 +1,115 @@
+//===- SiteDescriptor.cpp - The inserted sonde::Site declarations ---------===//
+//
+// The one place where the engine meets the site protocol of sonde/site.h:
+// which SiteKind a plan kind is, which flag bits a probe sets, and the text
+// of the `sonde::Site` constructor call. The plan keeps the numbers (the
+// `flags` of `--list-sites --format json`); the inserted text names them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SiteDescriptor.h"
+#include "PlanBuilder.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/ErrorHandling.h"
+
+using namespace llvm;
+
+namespace sonde {
+namespace rewriter {
+
+static_assert(std::is_same_v<SummaryKind, Summary>,
+              "the spec's summary is the runtime's");
+
+std::optional<SiteKind> siteKindOf(StringRef PlanKind) {
+  for (SiteKind K :
+       {SiteKind::Region, SiteKind::Instant, SiteKind::Watch, SiteKind::Loop,
+        SiteKind::Frame, SiteKind::State, SiteKind::Api})
+    if (StringRef(siteKindName(K)).lower() == PlanKind)
+      return K;
+  return std::nullopt;
+}
+
+uint8_t siteFlags(const Probe &Pr, SiteKind Kind, bool HasArgNames) {
+  unsigned Flags = 0;
+  if (!Pr.Enabled)
+    Flags |= OffByDefault;
+  if (Pr.Mode == ModeKind::Instant && Kind == SiteKind::Region)
+    Flags |= InstantMode;
+  // A point event's args are pushed just around it, so marking them as
+  // context gives them to that one record and nothing else.
+  bool Point = Kind == SiteKind::Watch || Kind == SiteKind::Instant;
+  // An api site's arg names are its callee's parameters, not pushed values.
+  if (HasArgNames && Kind != SiteKind::Api && (Pr.contextArgs() || Point))
+    Flags |= ContextArgs;
+  Flags |= summaryFlags(Pr.Summary);
+  return uint8_t(Flags);
+}
+
+/// The enumerator's name, as inserted code spells it (`Stats`).
+static const char *summaryName(Summary S) {
+  switch (S) {
+  case Summary::Default:
+    return "Default";
+  case Summary::Value:
+    return "Value";
+  case Summary::Shape:
+    return "Shape";
+  case Summary::Stats:
+    return "Stats";
+  case Summary::Hash:
+    return "Hash";
+  case Summary::Full:
+    return "Full";
+  }
+  llvm_unreachable("a summary sonde/site.h does not define");
+}
+
+std::string spellSiteFlags(uint8_t Flags) {
+  assert((Flags & ~(OffByDefault | InstantMode | ContextArgs | SummaryMask)) ==
+             0 &&
+         "a flag bit sonde/site.h does not name");
+  std::string Out;
+  auto Add = [&Out](StringRef Name) {
+    if (!Out.empty())
+      Out += " | ";
+    Out += Name;
+  };
+  if (Flags & OffByDefault)
+    Add("::sonde::OffByDefault");
+  if (Flags & InstantMode)
+    Add("::sonde::InstantMode");
+  if (Flags & ContextArgs)
+    Add("::sonde::ContextArgs");
+  Summary S = summaryOfFlags(Flags);
+  if (S != Summary::Default)
+    Add(std::string("::sonde::summaryFlags(::sonde::Summary::") +
+        summaryName(S) + ")");
+  return Out.empty() ? "{}" : Out;
+}
+
+std::string siteDeclaration(StringRef Storage, StringRef Var,
+                            const PlanSite &S) {
+  std::optional<SiteKind> Kind = siteKindOf(S.Kind);
+  if (!Kind)
+    report_fatal_error("sonde: a site of kind '" + Twine(S.Kind) +
+                       "', which sonde/site.h does not define");
+  // sonde::Site(Kind, Category, Name, File, Line, Function, StableId = 0,
+  //             Flags = 0, Args = "", Type = "").
+  std::string Out = Storage.str() + " ::sonde::Site " + Var.str() +
+                    "(::sonde::SiteKind::" + siteKindName(*Kind) + ", " +
+                    quote(S.Category) + ", " + quote(S.Name) + ", " +
+                    quote(S.File) + ", " + std::to_string(S.Line) + ", " +
+                    quote(S.Function) + ", 0x" + utohexstr(S.Id, true) + "ull";
+  bool HasType = !S.Type.empty(), HasArgs = !S.Args.empty() || HasType;
+  if (S.Flags || HasArgs)
+    Out += ", " + spellSiteFlags(uint8_t(S.Flags));
+  if (HasArgs)
+    Out += ", " + quote(S.Args);
+  if (HasType)
+    Out += ", " + quote(S.Type);
+  return Out + ");";
+}
+
+} // namespace rewriter
+} // namespace sonde

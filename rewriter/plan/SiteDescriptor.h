@@ -1,0 +1,54 @@
+//===- SiteDescriptor.h - The inserted sonde::Site declarations -*- C++ -*-===//
+//
+// How a plan site becomes the `sonde::Site` descriptor that inserted code
+// declares: its SiteKind, its flag bits, and the constructor call, argument
+// by argument. Every number of that protocol comes from sonde/site.h (the
+// runtime's protocol header) and the generated text spells it by name
+// (`::sonde::SiteKind::Region`, `::sonde::OffByDefault`,
+// `::sonde::summaryFlags(::sonde::Summary::Stats)`), so a renumbering there
+// moves the engine, the recorder and the reader together.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SONDE_REWRITER_PLAN_SITEDESCRIPTOR_H
+#define SONDE_REWRITER_PLAN_SITEDESCRIPTOR_H
+
+#include "sonde/rewriter/Plan.h"
+#include "sonde/rewriter/Spec.h"
+#include "sonde/site.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace sonde {
+namespace rewriter {
+
+/// The SiteKind of plan kind `PlanKind` (`region` for SiteKind::Region: the
+/// lower-case name of the enumerator), or none.
+std::optional<SiteKind> siteKindOf(llvm::StringRef PlanKind);
+
+/// The flag bits of a site of kind `Kind` made by probe `Pr`, which records
+/// the args `HasArgNames` says: OffByDefault, InstantMode, ContextArgs and
+/// the summary it asks for.
+uint8_t siteFlags(const Probe &Pr, SiteKind Kind, bool HasArgNames);
+
+/// `Flags` as inserted code spells them: the names of sonde/site.h joined
+/// by ` | ` (`::sonde::OffByDefault | ::sonde::ContextArgs`), `{}` for none.
+std::string spellSiteFlags(uint8_t Flags);
+
+/// The declaration of site `S`'s descriptor, variable `Var`, in `Storage`
+/// (`static` in a function body, `inline` at namespace scope):
+/// `static ::sonde::Site Var(::sonde::SiteKind::Region, "category", "name",
+/// "file", line, "function", 0x<id>ull[, flags[, "args"[, "type"]]]);`,
+/// trailing arguments left out where they are the constructor's defaults.
+/// The arguments follow sonde::Site's constructor (sonde/sonde.h).
+std::string siteDeclaration(llvm::StringRef Storage, llvm::StringRef Var,
+                            const PlanSite &S);
+
+} // namespace rewriter
+} // namespace sonde
+
+#endif
