@@ -17,6 +17,9 @@
 #include "sonde/rewriter/Plan.h"
 #include "sonde/rewriter/Spec.h"
 #include "sonde/rewriter/Unmatched.h"
+#include "sonde/rewriter/frontdoor/PlanAction.h"
+#include "sonde/rewriter/frontdoor/RuntimeInclude.h"
+#include "sonde/rewriter/frontdoor/SpecCodeMap.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -53,14 +56,9 @@
 using namespace clang;
 using namespace clang::tooling;
 using namespace llvm;
+using namespace sonde;
 using namespace sonde::rewriter;
 
-#ifndef SONDE_RUNTIME_INCLUDE_DIR
-#define SONDE_RUNTIME_INCLUDE_DIR ""
-#endif
-#ifndef SONDE_RUNTIME_INCLUDE_REL
-#define SONDE_RUNTIME_INCLUDE_REL "../include"
-#endif
 #ifndef SONDE_CLANG_RESOURCE_DIR
 #define SONDE_CLANG_RESOURCE_DIR ""
 #endif
@@ -138,24 +136,12 @@ cl::opt<bool> Verify(
 /// this executable once installed (<prefix>/bin/../include), else the
 /// source tree it was built from. Empty if none has the header.
 std::string findRuntimeInclude(const char *Argv0) {
-  auto Has = [](StringRef Dir) {
-    SmallString<256> P(Dir);
-    sys::path::append(P, "sonde", "sonde.h");
-    return !Dir.empty() && sys::fs::exists(P);
-  };
   if (RuntimeInclude.getNumOccurrences())
     return RuntimeInclude;
   static int Anchor;
-  std::string Exe = sys::fs::getMainExecutable(Argv0, &Anchor);
-  if (!Exe.empty()) {
-    SmallString<256> Dir(Exe);
-    sys::path::remove_filename(Dir);
-    sys::path::append(Dir, SONDE_RUNTIME_INCLUDE_REL);
-    sys::path::remove_dots(Dir, /*remove_dot_dot=*/true);
-    if (Has(Dir))
-      return Dir.str().str();
-  }
-  return Has(SONDE_RUNTIME_INCLUDE_DIR) ? SONDE_RUNTIME_INCLUDE_DIR : "";
+  return frontdoor::findRuntimeInclude(
+      sys::fs::getMainExecutable(Argv0, &Anchor),
+      frontdoor::InstalledIn::BinDir);
 }
 std::string IncludeDir; ///< findRuntimeInclude's answer
 
@@ -177,104 +163,20 @@ struct Result {
   bool failed() const { return SourceError || StrictError || EngineError; }
 };
 
-/// Runs the engine inside one compile.
-class PlanConsumer : public ASTConsumer {
-public:
-  PlanConsumer(CompilerInstance &CI, const Spec &S, Result &R)
-      : CI(CI), S(S), R(R) {}
-  /// Bodies outside the main file are never instrumented: skipping them
-  /// saves most of a parse of heavy headers (Sema still parses those it
-  /// needs: constexpr functions, deduced return types).
-  bool shouldSkipFunctionBody(Decl *D) override {
-    return !CI.getSourceManager().isInMainFile(
-        CI.getSourceManager().getExpansionLoc(D->getLocation()));
-  }
-  void HandleTranslationUnit(ASTContext &Ctx) override {
-    DiagnosticsEngine &D = CI.getDiagnostics();
-    if (D.hasErrorOccurred()) {
-      // The compiler reports the source's own errors; we instrument nothing.
-      R.SourceError = true;
-      return;
-    }
-    SourceManager &SM = Ctx.getSourceManager();
-    R.Original = SM.getBufferData(SM.getMainFileID()).str();
-    PlanOptions Opts;
-    Opts.FileName = R.Path;
-    Expected<Plan> P = computePlan(Ctx, S, Opts);
-    if (!P) {
-      R.Diagnostics +=
-          "sonde-rewrite: error: " + toString(P.takeError()) + "\n";
-      R.SourceError = true;
-      return;
-    }
-    unsigned ErrorsBefore = D.getNumErrors();
-    reportSourceNotes(D, P->Notes, Strict);
-    if (D.getNumErrors() > ErrorsBefore)
-      R.StrictError = true;
-    for (const SourceNote &N : P->Notes)
-      R.SpecConflict |= N.Flag == "sonde-conflict";
-    R.P = std::move(*P);
-  }
-
-private:
-  CompilerInstance &CI;
-  const Spec &S;
-  Result &R;
-};
-
-class PlanAction : public ASTFrontendAction {
-public:
-  PlanAction(const Spec &S, Result &R, raw_ostream &Log)
-      : S(S), R(R), Log(Log) {}
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
-                                                 StringRef) override {
-    CI.getFrontendOpts().SkipFunctionBodies = true;
-    // "N errors generated" after the messages it counts, not before.
-    CI.setVerboseOutputStream(Log);
-    return std::make_unique<PlanConsumer>(CI, S, R);
-  }
-  /// The plan needs template patterns, not the instantiations done at the
-  /// end of the TU.
-  TranslationUnitKind getTranslationUnitKind() override { return TU_Prefix; }
-
-private:
-  const Spec &S;
-  Result &R;
-  raw_ostream &Log;
-};
-
+/// The shared PlanAction, for each compile a ClangTool runs.
 class PlanActionFactory : public FrontendActionFactory {
 public:
-  PlanActionFactory(const Spec &S, Result &R, raw_ostream &Log)
-      : S(S), R(R), Log(Log) {}
+  PlanActionFactory(const Spec &S, frontdoor::PlanRequest Req,
+                    frontdoor::PlanResult &Out)
+      : S(S), Req(std::move(Req)), Out(Out) {}
   std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<PlanAction>(S, R, Log);
+    return std::make_unique<frontdoor::PlanAction>(S, Req, Out);
   }
 
 private:
   const Spec &S;
-  Result &R;
-  raw_ostream &Log;
-};
-
-/// A syntax-only compile that skips function bodies outside the main file.
-class MainBodiesConsumer : public ASTConsumer {
-public:
-  explicit MainBodiesConsumer(const SourceManager &SM) : SM(SM) {}
-  bool shouldSkipFunctionBody(Decl *D) override {
-    return !SM.isInMainFile(SM.getExpansionLoc(D->getLocation()));
-  }
-
-private:
-  const SourceManager &SM;
-};
-
-class MainBodiesAction : public ASTFrontendAction {
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
-                                                 StringRef) override {
-    CI.getFrontendOpts().SkipFunctionBodies = true;
-    return std::make_unique<MainBodiesConsumer>(CI.getSourceManager());
-  }
+  frontdoor::PlanRequest Req;
+  frontdoor::PlanResult &Out;
 };
 
 /// Collects errors of a syntax-only compile of the rewritten text.
@@ -394,13 +296,6 @@ void verifyRewritten(const CompilationDatabase &DB, const Spec &S, Result &R,
                      R.Path + "' is not checked (use --runtime-include DIR)\n";
     return;
   }
-  // Where each insertion landed in the rewritten text.
-  std::vector<unsigned> Start(P.Insertions.size());
-  unsigned Shift = 0;
-  for (size_t I = 0; I < P.Insertions.size(); ++I) {
-    Start[I] = P.Insertions[I].Offset + Shift;
-    Shift += P.Insertions[I].Text.size();
-  }
   ClangTool Tool(DB, {R.Path}, std::make_shared<PCHContainerOperations>(),
                  llvm::vfs::createPhysicalFileSystem());
   Tool.mapVirtualFile(R.Path, Rewritten);
@@ -409,9 +304,7 @@ void verifyRewritten(const CompilationDatabase &DB, const Spec &S, Result &R,
   for (const std::string &H : P.RuntimeHeaders) {
     // A header this install lacks would stop the compile before any spec
     // code is checked (the plugin warns about it).
-    SmallString<256> Path(IncludeDir);
-    sys::path::append(Path, H);
-    if (!sys::fs::exists(Path))
+    if (frontdoor::runtimeHeaderPath(IncludeDir, H).empty())
       continue;
     Extra.push_back("-include");
     Extra.push_back(H);
@@ -429,23 +322,16 @@ void verifyRewritten(const CompilationDatabase &DB, const Spec &S, Result &R,
   Tool.setPrintErrorMessage(false);
   ErrorCollector Errors;
   Tool.setDiagnosticConsumer(&Errors);
-  Tool.run(newFrontendActionFactory<MainBodiesAction>().get());
+  Tool.run(newFrontendActionFactory<frontdoor::MainBodiesAction>().get());
   unsigned EngineErrors = 0;
   std::string FirstEngineError;
+  frontdoor::SpecCodeMap SpecCode(P);
   for (const ErrorCollector::Err &E : Errors.Errors) {
-    bool InSpecCode = false;
-    for (const SpecCodeSpan &Sp : P.SpecCode) {
-      unsigned B = Start[Sp.InsertionIndex] + Sp.Begin;
-      unsigned End = Start[Sp.InsertionIndex] + Sp.End;
-      if (!E.InMain || E.Offset < B || E.Offset > End)
-        continue;
-      SpecLoc L{Sp.Loc.Line, Sp.Loc.Col + (E.Offset - B)};
-      R.SpecErrors.push_back({L, E.Message + " (in " + R.Path + ")"});
-      InSpecCode = true;
-      break;
-    }
-    if (InSpecCode)
+    if (std::optional<SpecLoc> L =
+            E.InMain ? SpecCode.find(E.Offset) : std::nullopt) {
+      R.SpecErrors.push_back({*L, E.Message + " (in " + R.Path + ")"});
       continue;
+    }
     // An error of no file (the command line: a flag of the build) is not
     // in the text sonde produced: never blamed on sonde.
     if (!E.Located) {
@@ -821,11 +707,31 @@ int main(int argc, const char **argv) {
       // The printer keeps a reference count on its options.
       TextDiagnosticPrinter Printer(DiagOS, new DiagnosticOptions());
       Tool.setDiagnosticConsumer(&Printer);
-      PlanActionFactory Factory(*S, R, DiagOS);
+      frontdoor::PlanRequest Req;
+      Req.FileName = R.Path;
+      Req.Log = &DiagOS;
+      Req.OnPlan = [&R](CompilerInstance &CI, Plan &P) {
+        DiagnosticsEngine &D = CI.getDiagnostics();
+        unsigned ErrorsBefore = D.getNumErrors();
+        reportSourceNotes(D, P.Notes, Strict);
+        if (D.getNumErrors() > ErrorsBefore)
+          R.StrictError = true;
+        for (const SourceNote &N : P.Notes)
+          R.SpecConflict |= N.Flag == "sonde-conflict";
+      };
+      frontdoor::PlanResult Planned;
+      PlanActionFactory Factory(*S, std::move(Req), Planned);
       // The compiler's messages say what failed; not "Error while
       // processing".
       Tool.setPrintErrorMessage(false);
       int RC = Tool.run(&Factory);
+      R.SourceError = Planned.SourceErrors;
+      R.Original = std::move(Planned.Original);
+      R.P = std::move(Planned.P);
+      if (!Planned.Error.empty()) {
+        R.Diagnostics += "sonde-rewrite: error: " + Planned.Error + "\n";
+        R.SourceError = true;
+      }
       if (RC != 0 && !R.P)
         R.SourceError = true;
       DiagOS.flush();
