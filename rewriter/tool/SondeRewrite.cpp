@@ -24,7 +24,6 @@
 #include "ReportUnmatched.h"
 
 #include "sonde/rewriter/Diag.h"
-#include "sonde/rewriter/Edits.h"
 #include "sonde/rewriter/Plan.h"
 #include "sonde/rewriter/Spec.h"
 #include "sonde/rewriter/Unmatched.h"
@@ -33,8 +32,6 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Signals.h"
@@ -261,19 +258,13 @@ int main(int argc, const char **argv) {
 
   if (ListSites) {
     if (Format == "json") {
-      json::Array All;
-      for (const Result &R : Results) {
-        std::string Buf;
-        raw_string_ostream OS(Buf);
-        R.P->printSitesJson(OS);
-        OS.flush();
-        Expected<json::Value> V = json::parse(Buf);
-        if (V)
-          if (json::Array *A = V->getAsArray())
-            for (json::Value &E : *A)
-              All.push_back(std::move(E));
-      }
-      outs() << formatv("{0:2}", json::Value(std::move(All))) << "\n";
+      // One array of every source's sites, built once by the plan's own
+      // printer (not printed per source and parsed back).
+      Plan All;
+      for (const Result &R : Results)
+        All.Sites.insert(All.Sites.end(), R.P->Sites.begin(), R.P->Sites.end());
+      All.printSitesJson(outs());
+      outs() << "\n";
     } else {
       for (const Result &R : Results)
         R.P->printSites(outs());
