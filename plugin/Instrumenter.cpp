@@ -216,12 +216,11 @@ Outcome instrumentMainFile(CompilerInstance &CI, StringRef InFile,
     frontdoor::PlanAction Act(S, std::move(Req), Planned);
     Nested.ExecuteAction(Act);
   }
-  const std::string &Error = Planned.Error;
   std::optional<rewriter::Plan> &P = Planned.P;
-  if (!Error.empty()) {
+  if (!Planned.Errors.empty()) {
     Diags.Report(Diags.getCustomDiagID(DiagnosticsEngine::Error,
                                        "sonde: cannot compute the plan: %0"))
-        << Error;
+        << Planned.Errors.front();
     return Out;
   }
   if (!P)

@@ -56,7 +56,7 @@ public:
     Opts.FileName = Req.FileName;
     Expected<rewriter::Plan> P = rewriter::computePlan(Ctx, S, Opts);
     if (!P) {
-      Out.Error = toString(P.takeError());
+      Out.Errors.push_back(toString(P.takeError()));
       return;
     }
     if (Req.OnPlan)

@@ -86,8 +86,8 @@ void instrumentSource(const CompilationDatabase &DB, const rewriter::Spec &S,
   R.SourceError = Planned.SourceErrors;
   R.Original = std::move(Planned.Original);
   R.P = std::move(Planned.P);
-  if (!Planned.Error.empty()) {
-    R.Diagnostics += "sonde-rewrite: error: " + Planned.Error + "\n";
+  for (const std::string &E : Planned.Errors) {
+    R.Diagnostics += "sonde-rewrite: error: " + E + "\n";
     R.SourceError = true;
   }
   if (RC != 0 && !R.P)

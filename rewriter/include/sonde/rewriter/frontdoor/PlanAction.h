@@ -23,6 +23,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace clang {
 class CompilerInstance;
@@ -80,7 +81,9 @@ struct PlanResult {
   std::optional<rewriter::Plan> P;
   std::string Original;      ///< the main file's text the plan was computed on
   bool SourceErrors = false; ///< the parse had errors: nothing is planned
-  std::string Error;         ///< why computePlan failed; empty if it did not
+  /// Why computePlan failed, once per compile that ran the action (a
+  /// ClangTool runs one per compile command of the file).
+  std::vector<std::string> Errors;
 };
 
 /// Parses the main file and computes the plan of `S` on it into `Out`.
