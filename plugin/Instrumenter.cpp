@@ -1,6 +1,6 @@
 //===- Instrumenter.cpp - Compiling instrumented text in place ------------===//
 //
-// The technique (verified on clang 14, 16 and 19, see the design notes):
+// The technique (verified on clang 14, 16 and 19):
 //
 //  1. a nested CompilerInstance runs ParseSyntaxOnly on a copy of the
 //     invocation, with function bodies outside the main file skipped and
@@ -9,7 +9,7 @@
 //     complete translation unit. It shares the FileManager and sees the
 //     very buffer the real compile will read;
 //  2. the engine computes the plan on that AST (exactly what sonde-rewrite
-//     computes: the same library code);
+//     computes: the same frontdoor::PlanAction, rewriter/frontdoor/);
 //  3. the insertions are applied, the main file's contents overridden AND
 //     its FileID re-created: the FileID made before the override keeps the
 //     old buffer size, and diagnostics past it would vanish;
@@ -28,19 +28,16 @@
 
 #include "sonde/rewriter/Diag.h"
 #include "sonde/rewriter/Edits.h"
+#include "sonde/rewriter/frontdoor/PlanAction.h"
+#include "sonde/rewriter/frontdoor/RuntimeInclude.h"
 
-#include "clang/AST/ASTConsumer.h"
-#include "clang/AST/ASTContext.h"
-#include "clang/AST/Decl.h"
 #include "clang/Basic/CharInfo.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/FileManager.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
-#include "clang/Frontend/FrontendAction.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/PreprocessorOptions.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
@@ -69,87 +66,19 @@ class SilentConsumer : public DiagnosticConsumer {
   }
 };
 
-/// The nested parse's consumer: skips bodies outside the main file, then
-/// computes the plan.
-class PlanConsumer : public ASTConsumer {
-public:
-  PlanConsumer(CompilerInstance &Nested, const rewriter::Spec &S,
-               StringRef FileName, bool Preprocessed,
-               std::optional<rewriter::Plan> &Out, std::string &Error)
-      : Nested(Nested), S(S), FileName(FileName), Preprocessed(Preprocessed),
-        Out(Out), Error(Error) {}
-
-  bool shouldSkipFunctionBody(Decl *D) override {
-    const SourceManager &SM = Nested.getSourceManager();
-    SourceLocation L = SM.getExpansionLoc(D->getLocation());
-    if (!Preprocessed)
-      return !SM.isInMainFile(L);
-    // A preprocessed input (-save-temps) holds its headers in the main
-    // buffer; its own code is what the line markers attribute to it.
-    PresumedLoc P = SM.getPresumedLoc(L);
-    return P.isInvalid() || FileName != P.getFilename();
+/// Keeps the plan's source notes, which carry locations of the nested
+/// SourceManager, as offsets into the main file until the real one can take
+/// them (0 stays "no location").
+void detachNotes(const SourceManager &SM, rewriter::Plan &P) {
+  for (rewriter::SourceNote &N : P.Notes) {
+    SourceLocation L = SourceLocation::getFromRawEncoding(N.RawLoc);
+    if (L.isValid())
+      L = SM.getFileLoc(L);
+    N.RawLoc = 0;
+    if (L.isValid() && SM.isInMainFile(L))
+      N.RawLoc = SM.getFileOffset(L) + 1;
   }
-
-  void HandleTranslationUnit(ASTContext &Ctx) override {
-    // Instrumenting a broken file is the compiler's business: the real
-    // compile reports its errors on the untouched text.
-    if (Nested.getDiagnostics().hasErrorOccurred())
-      return;
-    rewriter::PlanOptions O;
-    O.FileName = FileName.str();
-    Expected<rewriter::Plan> P = rewriter::computePlan(Ctx, S, O);
-    if (!P) {
-      Error = toString(P.takeError());
-      return;
-    }
-    // Source notes carry locations of this (nested) SourceManager: keep
-    // them as offsets into the main file until the real one can take them.
-    const SourceManager &SM = Ctx.getSourceManager();
-    for (rewriter::SourceNote &N : P->Notes) {
-      SourceLocation L = SourceLocation::getFromRawEncoding(N.RawLoc);
-      if (L.isValid())
-        L = SM.getFileLoc(L);
-      N.RawLoc = 0;
-      if (L.isValid() && SM.isInMainFile(L))
-        N.RawLoc = SM.getFileOffset(L) + 1; // 0 stays "no location"
-    }
-    Out = std::move(*P);
-  }
-
-private:
-  CompilerInstance &Nested;
-  const rewriter::Spec &S;
-  StringRef FileName;
-  bool Preprocessed;
-  std::optional<rewriter::Plan> &Out;
-  std::string &Error;
-};
-
-class PlanAction : public ASTFrontendAction {
-public:
-  PlanAction(const rewriter::Spec &S, StringRef FileName, bool Preprocessed,
-             std::optional<rewriter::Plan> &Out, std::string &Error)
-      : S(S), FileName(FileName), Preprocessed(Preprocessed), Out(Out),
-        Error(Error) {}
-
-  // No end-of-TU work (pending instantiations, vtables): the plan does not
-  // need it, and it is most of what a syntax-only parse would cost beyond
-  // the parse itself.
-  TranslationUnitKind getTranslationUnitKind() override { return TU_Prefix; }
-
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
-                                                 StringRef) override {
-    return std::make_unique<PlanConsumer>(CI, S, FileName, Preprocessed, Out,
-                                          Error);
-  }
-
-private:
-  const rewriter::Spec &S;
-  StringRef FileName;
-  bool Preprocessed;
-  std::optional<rewriter::Plan> &Out;
-  std::string &Error;
-};
+}
 
 /// The invocation of the nested parse: the user's flags, but syntax only,
 /// no plugin, and no output of any kind (object, dependency file, stats,
@@ -266,8 +195,13 @@ Outcome instrumentMainFile(CompilerInstance &CI, StringRef InFile,
     return Out;
   }
 
-  std::optional<rewriter::Plan> P;
-  std::string Error;
+  frontdoor::PlanRequest Req;
+  Req.FileName = InFile.str();
+  Req.Preprocessed = Preprocessed;
+  Req.OnPlan = [](CompilerInstance &Nested, rewriter::Plan &P) {
+    detachNotes(Nested.getSourceManager(), P);
+  };
+  frontdoor::PlanResult Planned;
   {
     NestedScope Scope;
     CompilerInstance Nested(CI.getPCHContainerOperations());
@@ -279,13 +213,14 @@ Outcome instrumentMainFile(CompilerInstance &CI, StringRef InFile,
     // the file changes on disk meanwhile.
     Nested.getSourceManager().overrideFileContents(
         *MainFile, MemoryBufferRef(Out.Original, MainFile->getName()));
-    PlanAction Act(S, InFile, Preprocessed, P, Error);
+    frontdoor::PlanAction Act(S, std::move(Req), Planned);
     Nested.ExecuteAction(Act);
   }
-  if (!Error.empty()) {
+  std::optional<rewriter::Plan> &P = Planned.P;
+  if (!Planned.Errors.empty()) {
     Diags.Report(Diags.getCustomDiagID(DiagnosticsEngine::Error,
                                        "sonde: cannot compute the plan: %0"))
-        << Error;
+        << Planned.Errors.front();
     return Out;
   }
   if (!P)
@@ -324,9 +259,8 @@ Outcome instrumentMainFile(CompilerInstance &CI, StringRef InFile,
       Preprocessor &PP = CI.getPreprocessor();
       std::string Predefines = PP.getPredefines();
       for (const std::string &H : P->RuntimeHeaders) {
-        SmallString<256> Path(Include);
-        sys::path::append(Path, H);
-        if (!sys::fs::exists(Path)) {
+        std::string Path = frontdoor::runtimeHeaderPath(Include, H);
+        if (Path.empty()) {
           // Without it, tensor values have no ValueTraits and are not
           // recorded; `state:` and `torch_ops:` do not compile.
           Diags.Report(Diags.getCustomDiagID(
@@ -337,8 +271,8 @@ Outcome instrumentMainFile(CompilerInstance &CI, StringRef InFile,
               << H << Header;
           continue;
         }
-        Predefines += "#include \"" + Path.str().str() + "\"\n";
-        CI.getPreprocessorOpts().Includes.push_back(Path.str().str());
+        Predefines += "#include \"" + Path + "\"\n";
+        CI.getPreprocessorOpts().Includes.push_back(Path);
       }
       PP.setPredefines(Predefines);
     }

@@ -29,6 +29,7 @@
 #include "sonde/rewriter/Diag.h"
 #include "sonde/rewriter/Spec.h"
 #include "sonde/rewriter/Unmatched.h"
+#include "sonde/rewriter/frontdoor/RuntimeInclude.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/Diagnostic.h"
@@ -48,13 +49,6 @@ using namespace clang;
 using namespace llvm;
 using namespace sonde;
 
-#ifndef SONDE_RUNTIME_INCLUDE_BUILD
-#define SONDE_RUNTIME_INCLUDE_BUILD ""
-#endif
-#ifndef SONDE_RUNTIME_INCLUDE_REL
-#define SONDE_RUNTIME_INCLUDE_REL "../../include"
-#endif
-
 namespace {
 
 unsigned errorID(DiagnosticsEngine &D) {
@@ -64,30 +58,21 @@ unsigned errorID(DiagnosticsEngine &D) {
 /// sonde/sonde.h: given, installed next to the plugin, or in the source
 /// tree the plugin was built from. Empty if none exists.
 std::string runtimeHeader(const plugin::Options &Opts) {
-  auto Candidate = [](StringRef Dir) {
-    SmallString<256> P(Dir);
-    sys::path::append(P, "sonde", "sonde.h");
-    sys::path::remove_dots(P, /*remove_dot_dot=*/true);
-    return P;
-  };
   if (!Opts.RuntimeInclude.empty()) {
-    SmallString<256> P = Candidate(Opts.RuntimeInclude);
+    SmallString<256> P(frontdoor::runtimeHeaderIn(Opts.RuntimeInclude));
     sys::fs::make_absolute(P);
     return sys::fs::exists(P) ? P.str().str() : "";
   }
+  SmallString<256> Plugin;
   Dl_info Info;
   if (dladdr(reinterpret_cast<const void *>(&runtimeHeader), &Info) &&
       Info.dli_fname) {
-    SmallString<256> Dir(Info.dli_fname);
-    sys::fs::make_absolute(Dir);
-    sys::path::remove_filename(Dir);
-    sys::path::append(Dir, SONDE_RUNTIME_INCLUDE_REL);
-    SmallString<256> P = Candidate(Dir);
-    if (sys::fs::exists(P))
-      return P.str().str();
+    Plugin = Info.dli_fname;
+    sys::fs::make_absolute(Plugin);
   }
-  SmallString<256> P = Candidate(SONDE_RUNTIME_INCLUDE_BUILD);
-  return !P.empty() && sys::fs::exists(P) ? P.str().str() : "";
+  std::string Include =
+      frontdoor::findRuntimeInclude(Plugin, frontdoor::InstalledIn::PluginDir);
+  return Include.empty() ? "" : frontdoor::runtimeHeaderIn(Include);
 }
 
 /// The file `list-sites=` names for this translation unit.

@@ -1,6 +1,14 @@
 //===- SpecCodeDiagnostics.cpp - Errors in spec code, at the spec ---------===//
+//
+// The plugin's diagnostic client for the instrumented compile: which byte is
+// spec code comes from frontdoor::SpecCodeMap (shared with sonde-rewrite's
+// check of its output); this file only prints such a diagnostic at the spec.
+//
+//===----------------------------------------------------------------------===//
 
 #include "SpecCodeDiagnostics.h"
+
+#include "sonde/rewriter/frontdoor/SpecCodeMap.h"
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
@@ -9,7 +17,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <memory>
-#include <vector>
+#include <optional>
 
 using namespace clang;
 using namespace llvm;
@@ -19,19 +27,13 @@ namespace plugin {
 
 namespace {
 
-/// A byte range of spec code in the instrumented main file.
-struct Span {
-  unsigned Begin = 0, End = 0;
-  rewriter::SpecLoc Loc;
-};
-
 class SpecCodeClient : public DiagnosticConsumer {
 public:
   SpecCodeClient(DiagnosticConsumer *Next,
                  std::unique_ptr<DiagnosticConsumer> Owned, rewriter::Spec S,
-                 std::vector<Span> Spans, FileID Main)
+                 frontdoor::SpecCodeMap Map, FileID Main)
       : Next(Next), Owned(std::move(Owned)), S(std::move(S)),
-        Spans(std::move(Spans)), Main(Main) {}
+        Map(std::move(Map)), Main(Main) {}
 
   void BeginSourceFile(const LangOptions &LO, const Preprocessor *PP) override {
     Next->BeginSourceFile(LO, PP);
@@ -59,9 +61,7 @@ public:
       SourceLocation Loc = SM.getFileLoc(Info.getLocation());
       std::pair<FileID, unsigned> D = SM.getDecomposedLoc(Loc);
       if (D.first == Main)
-        for (const Span &Sp : Spans) {
-          if (D.second < Sp.Begin || D.second > Sp.End)
-            continue;
+        if (std::optional<rewriter::SpecLoc> At = Map.find(D.second)) {
           SmallString<128> Msg;
           Info.FormatDiagnostic(Msg);
           PresumedLoc PL = SM.getPresumedLoc(Loc);
@@ -69,8 +69,7 @@ public:
             Msg += (" (in " + Twine(PL.getFilename()) + ":" +
                     Twine(PL.getLine()) + ")")
                        .str();
-          rewriter::SpecLoc At{Sp.Loc.Line, Sp.Loc.Col + (D.second - Sp.Begin)};
-          S.diag(At,
+          S.diag(*At,
                  L >= DiagnosticsEngine::Error ? SourceMgr::DK_Error
                                                : SourceMgr::DK_Warning,
                  Msg, 1)
@@ -86,7 +85,7 @@ private:
   DiagnosticConsumer *Next;
   std::unique_ptr<DiagnosticConsumer> Owned; ///< Next, when it was owned
   rewriter::Spec S;
-  std::vector<Span> Spans;
+  frontdoor::SpecCodeMap Map;
   FileID Main;
   bool InSpecCode = false; ///< the last error was mapped; drop its notes
 };
@@ -95,19 +94,9 @@ private:
 
 void installSpecCodeDiagnostics(CompilerInstance &CI, const rewriter::Spec &S,
                                 const rewriter::Plan &P, FileID Main) {
-  if (P.SpecCode.empty())
+  frontdoor::SpecCodeMap Map(P);
+  if (Map.empty())
     return;
-  // Where each insertion landed in the instrumented text.
-  std::vector<unsigned> Start(P.Insertions.size());
-  unsigned Shift = 0;
-  for (size_t I = 0; I < P.Insertions.size(); ++I) {
-    Start[I] = P.Insertions[I].Offset + Shift;
-    Shift += P.Insertions[I].Text.size();
-  }
-  std::vector<Span> Spans;
-  for (const rewriter::SpecCodeSpan &Sp : P.SpecCode)
-    Spans.push_back({Start[Sp.InsertionIndex] + Sp.Begin,
-                     Start[Sp.InsertionIndex] + Sp.End, Sp.Loc});
   DiagnosticsEngine &Diags = CI.getDiagnostics();
   bool Owns = Diags.ownsClient();
   DiagnosticConsumer *Next = Diags.getClient();
@@ -115,7 +104,7 @@ void installSpecCodeDiagnostics(CompilerInstance &CI, const rewriter::Spec &S,
   if (Owns)
     Owned = Diags.takeClient();
   Diags.setClient(
-      new SpecCodeClient(Next, std::move(Owned), S, std::move(Spans), Main),
+      new SpecCodeClient(Next, std::move(Owned), S, std::move(Map), Main),
       /*ShouldOwnClient=*/true);
 }
 
