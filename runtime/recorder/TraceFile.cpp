@@ -284,7 +284,7 @@ void endBlock(WriterState &W, char *End) {
 
 void openTraceNow() noexcept {
   if (FileReady.load(std::memory_order_acquire) || shutDown() ||
-      !acquireDrain(true))
+      !acquireDrain())
     return;
   openFile(writerState());
   releaseDrain();

@@ -77,11 +77,20 @@ uint64_t clockNs(clockid_t Id);
 
 // --- The drain lock (WriterThread.cpp) -----------------------------------
 
+/// How a thread waits for the drain lock another thread holds.
+enum class DrainWait {
+  /// Until it is free, unless the process has shut down meanwhile (the
+  /// writer thread, flush, a producer waiting for room, fork).
+  Running,
+  /// About a second at most, even after shutdown (finishTrace, which runs
+  /// after it): the holder may have crashed inside a pass.
+  AtExit,
+};
+
 /// Takes the drain lock (0 when free, else the kernel tid of its holder),
-/// waiting while another thread holds it if `Wait`. Fails when the calling
-/// thread holds it already (it crashed inside a pass) or the process has
-/// shut down.
-bool acquireDrain(bool Wait);
+/// waiting as `Wait` says. Fails when the calling thread holds it already
+/// (it crashed inside a pass: the pass's state is not to be trusted).
+bool acquireDrain(DrainWait Wait = DrainWait::Running);
 void releaseDrain();
 
 // --- The trace file (TraceFile.cpp) ----------------------------------------

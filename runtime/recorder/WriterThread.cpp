@@ -31,6 +31,8 @@ namespace {
 
 /// How far the background writer stays behind a busy producer.
 constexpr uint64_t DrainLag = 64u << 10;
+/// How often finishTrace tries the drain lock, 50 us apart: about a second.
+constexpr unsigned AtExitTries = 20000;
 
 /// The drain lock: 0 when free, else the kernel tid of its holder.
 std::atomic<pid_t> DrainOwner{0};
@@ -100,7 +102,7 @@ void *writerMain(void *) {
   for (;;) {
     uint64_t Moved = 0;
     uint64_t Left = 0;
-    if (acquireDrain(true)) {
+    if (acquireDrain()) {
       Moved = pass(W, DrainLag);
       Left = Backlog;
       uint64_t Now = clockNs(CLOCK_MONOTONIC);
@@ -169,15 +171,23 @@ uint64_t clockNs(clockid_t Id) {
          static_cast<uint64_t>(Ts.tv_nsec);
 }
 
-bool acquireDrain(bool Wait) {
+bool acquireDrain(DrainWait Wait) {
   pid_t Me = currentTid();
   for (unsigned Spin = 0;; ++Spin) {
     pid_t Free = 0;
     if (DrainOwner.compare_exchange_strong(Free, Me, std::memory_order_acquire))
       return true;
-    if (Free == Me || !Wait || shutDown())
+    if (Free == Me)
+      return false; // we crashed inside a pass: its state is not to be trusted
+    if (Wait == DrainWait::AtExit) {
+      // Bounded: a pass takes milliseconds; a thread stuck holding the lock
+      // (it crashed inside a pass) must not hang the exit.
+      if (Spin + 1 >= AtExitTries)
+        return false;
+    } else if (shutDown()) {
       return false;
-    if (Spin < 100)
+    }
+    if (Wait == DrainWait::Running && Spin < 100)
       sched_yield();
     else {
       timespec Ts{0, 50000};
@@ -233,7 +243,7 @@ void stopWriter() noexcept {
 }
 
 uint64_t drainOnce() noexcept {
-  if (shutDown() || !acquireDrain(true))
+  if (shutDown() || !acquireDrain())
     return 0;
   WriterState &W = writerState();
   uint64_t Moved = pass(W);
@@ -243,22 +253,7 @@ uint64_t drainOnce() noexcept {
 }
 
 void finishTrace(const char *How) noexcept {
-  // Bounded wait: a pass takes milliseconds; a thread stuck holding the
-  // lock (it crashed inside a pass) must not hang the exit.
-  bool Locked = false;
-  pid_t Me = currentTid();
-  for (unsigned Spin = 0; Spin < 20000; ++Spin) {
-    pid_t Free = 0;
-    if (DrainOwner.compare_exchange_strong(Free, Me,
-                                           std::memory_order_acquire)) {
-      Locked = true;
-      break;
-    }
-    if (Free == Me)
-      break; // we crashed inside a pass: its state is not to be trusted
-    timespec Ts{0, 50000};
-    nanosleep(&Ts, nullptr);
-  }
+  bool Locked = acquireDrain(DrainWait::AtExit);
   WriterState &W = writerState();
   if (Locked)
     pass(W);
@@ -298,7 +293,7 @@ void finishTrace(const char *How) noexcept {
 
 bool HeldForFork = false;
 
-void lockDrainForFork() noexcept { HeldForFork = acquireDrain(true); }
+void lockDrainForFork() noexcept { HeldForFork = acquireDrain(); }
 void unlockDrainAfterFork() noexcept {
   if (HeldForFork)
     releaseDrain();
