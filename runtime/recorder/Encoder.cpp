@@ -89,6 +89,37 @@ struct KeyDefs {
   unsigned N = 0;
 };
 
+/// A scalar's disk encoding: its tag, then nothing (null, booleans), a
+/// zigzag varint (Int), a varint (UInt) or the 8 bytes of a double. A tag
+/// that is no scalar (a corrupt record) becomes Truncated.
+char *putScalar(char *P, ValueTag Tag, uint64_t Bits) {
+  switch (Tag) {
+  case ValueTag::Null:
+  case ValueTag::False:
+  case ValueTag::True:
+    *P++ = static_cast<char>(format::diskTag(Tag));
+    return P;
+  case ValueTag::Int:
+    *P++ = static_cast<char>(Val::Int);
+    return putVarint(P, format::zigzag(static_cast<int64_t>(Bits)));
+  case ValueTag::UInt:
+    *P++ = static_cast<char>(Val::UInt);
+    return putVarint(P, Bits);
+  case ValueTag::Float:
+    *P++ = static_cast<char>(Val::Float);
+    std::memcpy(P, &Bits, 8);
+    return P + 8;
+  case ValueTag::String:
+  case ValueTag::Key:
+  case ValueTag::Object:
+  case ValueTag::Array:
+  case ValueTag::Truncated:
+    break;
+  }
+  *P++ = static_cast<char>(Val::Truncated);
+  return P;
+}
+
 char *encodeValue(WriterState &W, const char *&In, const char *InEnd, char *P,
                   KeyDefs &Defs, unsigned Depth = 0) {
   if (In >= InEnd || Depth > 32) {
@@ -102,8 +133,7 @@ char *encodeValue(WriterState &W, const char *&In, const char *InEnd, char *P,
   case ValueTag::Null:
   case ValueTag::False:
   case ValueTag::True:
-    *P++ = static_cast<char>(Tag);
-    return P;
+    return putScalar(P, Tag, 0);
   case ValueTag::Int:
   case ValueTag::UInt:
   case ValueTag::Float: {
@@ -112,14 +142,7 @@ char *encodeValue(WriterState &W, const char *&In, const char *InEnd, char *P,
     uint64_t Bits;
     std::memcpy(&Bits, In, 8);
     In += 8;
-    *P++ = static_cast<char>(Tag);
-    if (Tag == ValueTag::Float) {
-      std::memcpy(P, &Bits, 8);
-      return P + 8;
-    }
-    return putVarint(P, Tag == ValueTag::Int
-                            ? format::zigzag(static_cast<int64_t>(Bits))
-                            : Bits);
+    return putScalar(P, Tag, Bits);
   }
   case ValueTag::String: {
     if (!Need(2))
@@ -191,7 +214,7 @@ char *encodeValue(WriterState &W, const char *&In, const char *InEnd, char *P,
 }
 
 inline char *putEvent(char *P, uint32_t Site, Ev Type) {
-  return putVarint(P, (static_cast<uint64_t>(Site) << 4) |
+  return putVarint(P, (static_cast<uint64_t>(Site) << format::EvTypeBits) |
                           static_cast<uint64_t>(Type));
 }
 
@@ -214,7 +237,8 @@ inline char *putDelta(WriterState &W, char *P, uint64_t Tsc) {
   return P;
 }
 
-/// Encodes one raw record; returns the new output position.
+/// Encodes one raw record (any but Pad); returns the new output position.
+/// The one encoding of every record type: drainRing calls it for each.
 char *encodeRecord(WriterState &W, const RecHeader &H, const char *Rec, char *P,
                    KeyDefs &Defs) {
   uint64_t Tsc;
@@ -238,19 +262,17 @@ char *encodeRecord(WriterState &W, const RecHeader &H, const char *Rec, char *P,
   }
   case RecType::Instant:
     P = putPointEvent(W, P, H.Site,
-                      H.Aux == 1   ? Ev::InstantStart
-                      : H.Aux == 2 ? Ev::InstantStop
-                                   : Ev::Instant);
+                      H.Aux == StartInstant  ? Ev::InstantStart
+                      : H.Aux == StopInstant ? Ev::InstantStop
+                                             : Ev::Instant);
     return putDelta(W, P, Tsc);
   case RecType::Watch: {
     P = putPointEvent(W, P, H.Site, Ev::Watch);
     P = putDelta(W, P, Tsc);
-    if (H.Aux & 0x80) { // a scalar: tag in Aux, 8 bytes at 16
-      char Raw[9];
-      Raw[0] = static_cast<char>(H.Aux & 0x7f);
-      std::memcpy(Raw + 1, Rec + 16, 8);
-      const char *In = Raw;
-      return encodeValue(W, In, Raw + 9, P, Defs);
+    if (H.Aux & ScalarWatch) { // the commonest: tag in Aux, 8 bytes at 16
+      uint64_t Bits;
+      std::memcpy(&Bits, Rec + 16, 8);
+      return putScalar(P, static_cast<ValueTag>(H.Aux & ~ScalarWatch), Bits);
     }
     const char *In = Rec + 16;
     return encodeValue(W, In, Rec + H.Size, P, Defs);
@@ -320,7 +342,8 @@ uint64_t drainRing(WriterState &W, ThreadRecord &R, uint64_t Lag) {
     RecHeader H;
     std::memcpy(&H, Rec, sizeof H);
     if (H.Type == RecType::Pad) {
-      if (H.Site < 8 || H.Site > Pub - Pos) { // corrupt: skip the rest
+      // A Pad record's size is in its Site field.
+      if (H.Site < sizeof(RecHeader) || H.Site > Pub - Pos) { // corrupt
         Pos = Pub;
         break;
       }
@@ -350,50 +373,19 @@ uint64_t drainRing(WriterState &W, ThreadRecord &R, uint64_t Lag) {
       BlockBytes = 0;
     }
     char *Before = P;
-    // The commonest records, inline: a scalar watch and a plain region.
-    if (H.Type == RecType::Watch && (H.Aux & 0x80)) {
-      uint64_t Tsc, Bits;
-      std::memcpy(&Tsc, Rec + 8, 8);
-      std::memcpy(&Bits, Rec + 16, 8);
-      P = putPointEvent(W, P, H.Site, Ev::Watch);
-      P = putDelta(W, P, Tsc);
-      auto Tag = static_cast<ValueTag>(H.Aux & 0x7f);
-      *P++ = static_cast<char>(Tag);
-      if (Tag == ValueTag::Int)
-        P = putVarint(P, format::zigzag(static_cast<int64_t>(Bits)));
-      else if (Tag == ValueTag::UInt)
-        P = putVarint(P, Bits);
-      else if (Tag == ValueTag::Float) {
-        std::memcpy(P, &Bits, 8);
-        P += 8;
-      }
-    } else if (H.Type == RecType::Region) {
-      uint64_t Tsc, Start;
-      std::memcpy(&Tsc, Rec + 8, 8);
-      std::memcpy(&Start, Rec + 16, 8);
-      P = putEvent(P, H.Site, Ev::Region);
-      P = putDelta(W, P, Tsc);
-      P = putVarint(P, Tsc >= Start ? Tsc - Start : 0);
-      *P++ = static_cast<char>(H.Aux); // the level: < 128 fits one byte
-      if (H.Aux >= 0x80) {
-        P[-1] = static_cast<char>(H.Aux | 0x80);
-        *P++ = 1;
-      }
-    } else {
-      KeyDefs Defs;
-      uint64_t TscBefore = W.LastTsc;
+    KeyDefs Defs;
+    uint64_t TscBefore = W.LastTsc;
+    P = encodeRecord(W, H, Rec, P, Defs);
+    if (Defs.N) {
+      // Keys must be defined before the block that uses them: end the
+      // block before this record, define, and encode it again in a new
+      // block.
+      W.LastTsc = TscBefore;
+      closeEvents(W, Before);
+      defineKeys(W, Defs);
+      P = openEvents(W, R);
       P = encodeRecord(W, H, Rec, P, Defs);
-      if (Defs.N) {
-        // Keys must be defined before the block that uses them: end the
-        // block before this record, define, and encode it again in a new
-        // block.
-        W.LastTsc = TscBefore;
-        closeEvents(W, Before);
-        defineKeys(W, Defs);
-        P = openEvents(W, R);
-        P = encodeRecord(W, H, Rec, P, Defs);
-        Defs.N = 0;
-      }
+      Defs.N = 0;
     }
     BlockBytes += static_cast<size_t>(P - Before);
     ++W.PendingRecords;

@@ -64,7 +64,7 @@ public:
     }
     if (S.Flags & InstantMode) {
       Instant = true;
-      rt::detail::mark(T, 1, Id, Tsc);
+      rt::detail::mark(T, rt::StartInstant, Id, Tsc);
       return;
     }
     rt::detail::open(T, Id, Tsc, HasArgs);
@@ -84,7 +84,7 @@ private:
       return;
     uint64_t Tsc = now();
     if (Instant) {
-      rt::detail::mark(T, 2, Id, Tsc);
+      rt::detail::mark(T, rt::StopInstant, Id, Tsc);
       if (HasArgs)
         rt::detail::popArgs(T, Id, Tsc);
     } else {
@@ -138,7 +138,7 @@ inline void instantArgs(const Site &S, const Args &...Vs) noexcept {
   rt::ThreadState *T = rt::detail::thread();
   uint64_t Tsc = now();
   rt::detail::pushArgs(T, Id, Tsc, Vs...);
-  rt::detail::mark(T, 0, Id, Tsc);
+  rt::detail::mark(T, rt::PlainInstant, Id, Tsc);
   rt::detail::popArgs(T, Id, Tsc);
 }
 

@@ -36,7 +36,7 @@ SONDE_ALWAYS_INLINE void instant(const Site &S) noexcept {
     return;
   rt::ThreadState *T = rt::detail::thread();
   if (char *P = rt::detail::reserve(T, 16)) {
-    rt::detail::putHeader(P, 16, rt::RecType::Instant, 0,
+    rt::detail::putHeader(P, 16, rt::RecType::Instant, rt::PlainInstant,
                           Id | rt::detail::levelBits(T));
     rt::detail::put64(P + 8, now());
     rt::detail::commit(T, 16);
@@ -90,9 +90,10 @@ watchScalar(const Site &S, T V) noexcept {
       Tag = rt::ValueTag::UInt;
     }
     // A scalar watch keeps its tag in Aux and its 8 bytes after the time.
-    rt::detail::putHeader(P, 24, rt::RecType::Watch,
-                          static_cast<uint8_t>(0x80 | static_cast<int>(Tag)),
-                          Id | rt::detail::levelBits(Th));
+    rt::detail::putHeader(
+        P, 24, rt::RecType::Watch,
+        static_cast<uint8_t>(rt::ScalarWatch | static_cast<int>(Tag)),
+        Id | rt::detail::levelBits(Th));
     rt::detail::put64(P + 8, now());
     rt::detail::put64(P + 16, Bits);
     rt::detail::commit(Th, 24);
@@ -150,11 +151,11 @@ public:
   explicit InstantRegion(const Site &S) noexcept {
     Id = rt::detail::activeId(S);
     if (Id)
-      mark(1);
+      mark(rt::StartInstant);
   }
   ~InstantRegion() {
     if (Id)
-      mark(2);
+      mark(rt::StopInstant);
   }
   InstantRegion(const InstantRegion &) = delete;
   InstantRegion &operator=(const InstantRegion &) = delete;

@@ -94,6 +94,7 @@ SONDE_ALWAYS_INLINE void close(ThreadState *T, uint64_t End,
     popArgs(T, R.Site, End);
 }
 
+/// Records an instant of site `Id` at `Tsc`; `Which` is an InstantAux.
 SONDE_ALWAYS_INLINE void mark(ThreadState *T, uint8_t Which, uint32_t Id,
                               uint64_t Tsc) noexcept {
   if (char *P = reserve(T, 16)) {

@@ -16,6 +16,7 @@
 #pragma GCC system_header
 #endif
 
+#include "../site.h"
 #include "Compiler.h"
 #include "StaticSite.h"
 
@@ -36,12 +37,25 @@ enum class RecType : uint8_t {
   Pad = 0,      ///< filler up to the end of the ring
   Region = 1,   ///< header, end tsc, start tsc; Aux = nesting level
   RegionIt = 2, ///< as Region, then a u64 iteration index
-  Instant = 3,  ///< header, tsc; Aux = 0 plain, 1 start, 2 stop
+  Instant = 3,  ///< header, tsc; Aux = an InstantAux
   Watch = 4,    ///< header, tsc, then a raw value (Aux 0), or Aux =
-                ///< 0x80 | ValueTag and an 8-byte scalar
+                ///< ScalarWatch | ValueTag and an 8-byte scalar
   CtxPush = 5,  ///< header, tsc, Aux = value count, raw values
   CtxPop = 6,   ///< header, tsc
 };
+
+/// The Aux of an Instant record: which instant it is.
+enum InstantAux : uint8_t {
+  PlainInstant = 0,
+  StartInstant = 1, ///< `mode: instant`, at entry
+  StopInstant = 2,  ///< `mode: instant`, at exit
+};
+
+/// In the Aux of a Watch record: the value is a scalar, whose ValueTag is
+/// in the low bits of Aux and whose 8 bytes follow the time.
+constexpr uint8_t ScalarWatch = 0x80;
+static_assert((unsigned(ValueTag::Truncated) & ScalarWatch) == 0,
+              "every value tag fits below the scalar bit");
 
 /// Every record starts with this, and every record size is a multiple of 8
 /// so that a Pad header always fits at the end of the ring.
