@@ -5,7 +5,8 @@
 //
 // RUN: rm -rf %t.prefix && mkdir -p %t.prefix/bin %t.prefix/include/sonde
 // RUN: cp %sonde-rewrite %t.prefix/bin/
-// RUN: cp %sonde-include/sonde/sonde.h %t.prefix/include/sonde/sonde.h
+// RUN: cp %sonde-include/sonde/*.h %t.prefix/include/sonde/
+// RUN: cp -r %sonde-include/sonde/detail %t.prefix/include/sonde/
 // RUN: echo 'inline bool sondeInstalledMarker() { return true; }' >> %t.prefix/include/sonde/sonde.h
 // RUN: %spec
 // RUN: %t.prefix/bin/sonde-rewrite --verify --spec %t.yaml %s -- -std=c++17 > %t.cpp
