@@ -342,8 +342,9 @@ uint64_t drainRing(WriterState &W, ThreadRecord &R, uint64_t Lag) {
     RecHeader H;
     std::memcpy(&H, Rec, sizeof H);
     if (H.Type == RecType::Pad) {
-      // A Pad record's size is in its Site field.
-      if (H.Site < sizeof(RecHeader) || H.Site > Pub - Pos) { // corrupt
+      // A Pad record keeps its size in Site; a wrong one means corruption:
+      // skip the rest.
+      if (H.Site < sizeof(RecHeader) || H.Site > Pub - Pos) {
         Pos = Pub;
         break;
       }
