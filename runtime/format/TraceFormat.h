@@ -1,14 +1,15 @@
-//===- Format.h - The on-disk trace encoding, shared by writer and reader -===//
+//===- TraceFormat.h - The on-disk trace encoding, writer and reader ------===//
 //
 // docs/trace-format.md is the normative description; this header is its
 // executable half. The writer thread turns the raw ring records of
 // sonde/sonde.h into this compact encoding (varints, zigzag deltas), and the
-// reader decodes it.
+// reader decodes it. Site kinds and flags are written as sonde/site.h
+// numbers them; the value tags shared with the ring are asserted below.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SONDE_LIB_FORMAT_H
-#define SONDE_LIB_FORMAT_H
+#ifndef SONDE_FORMAT_TRACEFORMAT_H
+#define SONDE_FORMAT_TRACEFORMAT_H
 
 #include "sonde/sonde.h"
 
@@ -41,8 +42,8 @@ enum class Block : uint8_t {
   End = 9,        ///< how the process ended
 };
 
-/// Record types inside an Events block: the low 4 bits of the first varint,
-/// whose other bits are the site id.
+/// Record types inside an Events block: the low EvTypeBits bits of the first
+/// varint, whose other bits are the site id.
 enum class Ev : uint8_t {
   Region = 1,       ///< dt(end), dur, level
   RegionIt = 2,     ///< dt(end), dur, level, iteration
@@ -56,6 +57,8 @@ enum class Ev : uint8_t {
   /// records that follow in the block (0 until the first Level record).
   Level = 9,
 };
+
+constexpr unsigned EvTypeBits = 4;
 
 /// The deepest nesting level a record can carry (the ring's limit).
 constexpr uint32_t MaxLevel = rt::MaxLevel;
@@ -73,6 +76,29 @@ enum class Val : uint8_t {
   Array = 9,  ///< varint count, values
   Truncated = 10,
 };
+
+// The disk keeps the ring's value tags (sonde/site.h, rt::ValueTag) with
+// their numbers, but for Key (an object key becomes a string id): a
+// renumbering of either enum fails here, not in a trace.
+#define SONDE_SAME_TAG(Name)                                                   \
+  static_assert(static_cast<uint8_t>(Val::Name) ==                             \
+                    static_cast<uint8_t>(rt::ValueTag::Name),                  \
+                "Val::" #Name " and rt::ValueTag::" #Name " differ")
+SONDE_SAME_TAG(Null);
+SONDE_SAME_TAG(False);
+SONDE_SAME_TAG(True);
+SONDE_SAME_TAG(Int);
+SONDE_SAME_TAG(UInt);
+SONDE_SAME_TAG(Float);
+SONDE_SAME_TAG(String);
+SONDE_SAME_TAG(Object);
+SONDE_SAME_TAG(Array);
+SONDE_SAME_TAG(Truncated);
+#undef SONDE_SAME_TAG
+
+/// The disk tag of a ring value tag. EXPECTS: T is not Key (the writer
+/// turns keys into string ids).
+constexpr Val diskTag(rt::ValueTag T) { return static_cast<Val>(T); }
 
 inline uint64_t zigzag(int64_t V) {
   return (static_cast<uint64_t>(V) << 1) ^ static_cast<uint64_t>(V >> 63);
@@ -155,4 +181,4 @@ private:
 
 } // namespace sonde::format
 
-#endif // SONDE_LIB_FORMAT_H
+#endif // SONDE_FORMAT_TRACEFORMAT_H

@@ -40,7 +40,7 @@ struct Rule {
 
 struct Registry {
   std::mutex Lock;
-  std::vector<Rule> Rules;  ///< under Lock
+  std::vector<Rule> Rules; ///< under Lock
   std::atomic<uint32_t> Count{0};
   std::atomic<const Site *> *Chunks[MaxChunks] = {};
 };

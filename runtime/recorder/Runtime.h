@@ -82,7 +82,7 @@ ThreadRecord *threadList() noexcept;
 /// For fork: forgets every other thread's pending records in the child.
 void resetThreadsInChild() noexcept;
 
-// --- The writer (Writer.cpp) ----------------------------------------------
+// --- The writer (WriterThread.cpp, TraceFile.cpp; see WriterState.h) -----
 
 /// Builds the writer's state (called once, by ensureInit).
 void prepareWriter() noexcept;

@@ -1,0 +1,33 @@
+//===- sonde/detail/Compiler.h - Hot-path compiler hints --------*- C++ -*-===//
+//
+// The branch hints and inlining attributes every part of sonde.h uses on the
+// hot path, with plain fallbacks for compilers without them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SONDE_DETAIL_COMPILER_H
+#define SONDE_DETAIL_COMPILER_H
+
+#if !defined(SONDE_HEADER_WARNINGS) && defined(__GNUC__)
+#pragma GCC system_header
+#endif
+
+#if defined(__GNUC__)
+#define SONDE_LIKELY(X) __builtin_expect(!!(X), 1)
+#define SONDE_UNLIKELY(X) __builtin_expect(!!(X), 0)
+#define SONDE_ALWAYS_INLINE inline __attribute__((always_inline))
+#define SONDE_NOINLINE __attribute__((noinline))
+#define SONDE_ASSUME(X)                                                        \
+  do {                                                                         \
+    if (!(X))                                                                  \
+      __builtin_unreachable();                                                 \
+  } while (0)
+#else
+#define SONDE_LIKELY(X) (X)
+#define SONDE_UNLIKELY(X) (X)
+#define SONDE_ALWAYS_INLINE inline
+#define SONDE_NOINLINE
+#define SONDE_ASSUME(X) ((void)0)
+#endif
+
+#endif // SONDE_DETAIL_COMPILER_H

@@ -1,0 +1,247 @@
+//===- sonde/detail/Inserted.h - What only inserted code calls --*- C++ -*-===//
+//
+// What sonde-rewrite and the plugin insert beyond the hand-written API
+// (written by the engine's owner, rewriter/; header-only): regions guarded by
+// a run-time condition (context frames, `when`, `every`) that can also close
+// early (`!A, !!B` ranges), exit hooks (`#exit`, `#error`), the pass-through of
+// `#value`, instants and watches that carry captures. Same hot-path rules as
+// the rest of sonde.h. The calls of `apis:` are in ApiCall.h.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SONDE_DETAIL_INSERTED_H
+#define SONDE_DETAIL_INSERTED_H
+
+#if !defined(SONDE_HEADER_WARNINGS) && defined(__GNUC__)
+#pragma GCC system_header
+#endif
+
+#include "../site.h"
+#include "Clock.h"
+#include "Compiler.h"
+#include "Iterate.h"
+#include "Probes.h"
+#include "Records.h"
+#include "Ring.h"
+#include "StaticSite.h"
+#include "Values.h"
+
+#include <cstdint>
+#include <exception>
+#include <type_traits>
+#include <utility>
+
+namespace sonde {
+
+/// Watches `V` if its type is recordable; else does nothing.
+template <class T>
+SONDE_ALWAYS_INLINE void watchAny(const Site &S, const T &V) noexcept {
+  if constexpr (watchable<T>())
+    watchScalarOr(S, V);
+}
+
+/// A region that records only when `On`, with optional args (recorded at
+/// entry, as Region does). Honours `mode: instant` through the site's flags.
+/// `close()` ends it early (the `!!B` of a range) when it is the innermost
+/// open region; otherwise it ends at scope exit.
+class CondRegion {
+public:
+  template <class... Args>
+  SONDE_ALWAYS_INLINE CondRegion(bool On, const Site &S,
+                                 const Args &...Vs) noexcept {
+    if (!On)
+      return;
+    uint32_t I = rt::detail::activeId(S);
+    if (!I)
+      return;
+    T = rt::detail::thread();
+    Id = I;
+    Depth = T->Depth;
+    uint64_t Tsc = now();
+    if constexpr (sizeof...(Args) > 0) {
+      rt::detail::pushArgs(T, Id, Tsc, Vs...);
+      HasArgs = true;
+    }
+    if (S.Flags & InstantMode) {
+      Instant = true;
+      rt::detail::mark(T, rt::StartInstant, Id, Tsc);
+      return;
+    }
+    rt::detail::open(T, Id, Tsc, HasArgs);
+  }
+  SONDE_ALWAYS_INLINE ~CondRegion() { end(); }
+  /// Ends the region now if nothing opened after it is still open.
+  SONDE_ALWAYS_INLINE void close() noexcept {
+    if (T && (Instant || T->Depth == Depth + 1))
+      end();
+  }
+  CondRegion(const CondRegion &) = delete;
+  CondRegion &operator=(const CondRegion &) = delete;
+
+private:
+  SONDE_ALWAYS_INLINE void end() noexcept {
+    if (!T)
+      return;
+    uint64_t Tsc = now();
+    if (Instant) {
+      rt::detail::mark(T, rt::StopInstant, Id, Tsc);
+      if (HasArgs)
+        rt::detail::popArgs(T, Id, Tsc);
+    } else {
+      rt::detail::close(T, Tsc);
+    }
+    T = nullptr;
+  }
+  rt::ThreadState *T = nullptr;
+  uint32_t Id = 0;
+  uint32_t Depth = 0;
+  bool HasArgs = false;
+  bool Instant = false;
+};
+
+/// One iteration of a Loop that records only when `On`, with optional args.
+class CondIteration {
+public:
+  template <class... Args>
+  SONDE_ALWAYS_INLINE CondIteration(bool On, Loop &L,
+                                    const Args &...Vs) noexcept
+      : Index(L.Next++) {
+    if (!On)
+      return;
+    uint32_t Id = rt::detail::activeId(L.S);
+    if (!Id)
+      return;
+    T = rt::detail::thread();
+    uint64_t Tsc = now();
+    if constexpr (sizeof...(Args) > 0)
+      rt::detail::pushArgs(T, Id, Tsc, Vs...);
+    rt::detail::open(T, Id, Tsc, sizeof...(Args) > 0);
+  }
+  SONDE_ALWAYS_INLINE ~CondIteration() {
+    if (T)
+      rt::detail::close(T, now(), Index);
+  }
+  CondIteration(const CondIteration &) = delete;
+  CondIteration &operator=(const CondIteration &) = delete;
+
+private:
+  rt::ThreadState *T = nullptr;
+  uint64_t Index;
+};
+
+/// An instant whose args (captures, `args:`) ride along with it.
+template <class... Args>
+inline void instantArgs(const Site &S, const Args &...Vs) noexcept {
+  uint32_t Id = rt::detail::activeId(S);
+  if (!Id)
+    return;
+  rt::ThreadState *T = rt::detail::thread();
+  uint64_t Tsc = now();
+  rt::detail::pushArgs(T, Id, Tsc, Vs...);
+  rt::detail::mark(T, rt::PlainInstant, Id, Tsc);
+  rt::detail::popArgs(T, Id, Tsc);
+}
+
+/// A watch whose args (captures, `args:`) ride along with it.
+template <class T, class... Args>
+inline void watchArgs(const Site &S, const T &V, const Args &...Vs) noexcept {
+  if constexpr (watchable<T>()) {
+    uint32_t Id = rt::detail::activeId(S);
+    if (!Id)
+      return;
+    rt::ThreadState *Th = rt::detail::thread();
+    uint64_t Tsc = now();
+    rt::detail::pushArgs(Th, Id, Tsc, Vs...);
+    watchScalarOr(S, V);
+    rt::detail::popArgs(Th, Id, now());
+  }
+}
+
+/// Runs `Fn` when the scope exits, however it exits (`#exit`).
+template <class F> class OnExit {
+public:
+  explicit OnExit(F Fn) noexcept : Fn(std::move(Fn)) {}
+  ~OnExit() { Fn(); }
+  OnExit(const OnExit &) = delete;
+  OnExit &operator=(const OnExit &) = delete;
+
+private:
+  F Fn;
+};
+
+/// Runs `Fn` when the scope is left by an exception (`#error`).
+template <class F> class OnUnwind {
+public:
+  explicit OnUnwind(F Fn) noexcept
+      : Fn(std::move(Fn)), Count(std::uncaught_exceptions()) {}
+  ~OnUnwind() {
+    if (std::uncaught_exceptions() > Count)
+      Fn();
+  }
+  OnUnwind(const OnUnwind &) = delete;
+  OnUnwind &operator=(const OnUnwind &) = delete;
+
+private:
+  F Fn;
+  int Count;
+};
+
+/// `#value` on a return of a scalar, or of a prvalue of a class the
+/// language may copy anyway (trivially copyable, trivial destructor): the
+/// engine never passes a class whose copy or move the program would not
+/// make (passRef takes glvalues; other prvalues are skipped).
+template <class T> SONDE_ALWAYS_INLINE T passValue(const Site &S, T V) {
+  watchAny(S, V);
+  return V;
+}
+
+/// `#value` with a run-time guard (`when`, `every`, a context frame).
+template <class T>
+SONDE_ALWAYS_INLINE T passValueIf(bool On, const Site &S, T V) {
+  if (On)
+    watchAny(S, V);
+  return V;
+}
+
+/// `#value` on a function returning a reference: the same object comes out.
+template <class T>
+SONDE_ALWAYS_INLINE T &&passRef(const Site &S, T &&V) noexcept {
+  watchAny(S, V);
+  return static_cast<T &&>(V);
+}
+
+/// `#value` through a reference with a run-time guard.
+template <class T>
+SONDE_ALWAYS_INLINE T &&passRefIf(bool On, const Site &S, T &&V) noexcept {
+  if (On)
+    watchAny(S, V);
+  return static_cast<T &&>(V);
+}
+
+/// A range-for whose body is recorded separately (a CondIteration with
+/// args or a guard): records only `<name>.iter`, the fetch, per iteration,
+/// and only when `On`.
+template <class R>
+Iterated<R> iterateFetch(bool On, const Site &Fetch, R &&Range) noexcept {
+  return Iterated<R>(On, Fetch, nullptr, std::forward<R>(Range));
+}
+
+/// iterateFetch() over a prvalue range made in place (see iterateMade).
+template <class F>
+Iterated<decltype(std::declval<F &>()())>
+iterateFetchMade(bool On, const Site &Fetch, F &&Make) {
+  return Iterated<decltype(std::declval<F &>()())>(
+      MadeRange{}, On, Fetch, nullptr, static_cast<F &&>(Make));
+}
+
+/// A call site nested in a larger expression: a region around exactly the
+/// call, whose result (prvalue or reference) passes through unchanged.
+template <class F>
+SONDE_ALWAYS_INLINE decltype(auto) call(bool On, const Site &S, F &&Fn) {
+  CondRegion R(On, S);
+  return static_cast<F &&>(Fn)();
+}
+
+} // namespace sonde
+
+#endif // SONDE_DETAIL_INSERTED_H

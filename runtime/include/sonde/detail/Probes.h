@@ -1,0 +1,327 @@
+//===- sonde/detail/Probes.h - The hand-written probe API -------*- C++ -*-===//
+//
+// What a programmer writes by hand (and what inserted code uses too):
+// instants, watches, RAII and begin/end regions, context frames, recorded loop
+// iterations, the run-time controls (enable, flush, ...) and the SONDE_REGION,
+// SONDE_INSTANT and SONDE_WATCH macros. Include sonde/sonde.h, not this file.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SONDE_DETAIL_PROBES_H
+#define SONDE_DETAIL_PROBES_H
+
+#if !defined(SONDE_HEADER_WARNINGS) && defined(__GNUC__)
+#pragma GCC system_header
+#endif
+
+#include "../site.h"
+#include "Clock.h"
+#include "Compiler.h"
+#include "Records.h"
+#include "Ring.h"
+#include "StaticSite.h"
+#include "Values.h"
+
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+namespace sonde {
+
+/// Records a point in time.
+SONDE_ALWAYS_INLINE void instant(const Site &S) noexcept {
+  uint32_t Id = rt::detail::activeId(S);
+  if (!Id)
+    return;
+  rt::ThreadState *T = rt::detail::thread();
+  if (char *P = rt::detail::reserve(T, 16)) {
+    rt::detail::putHeader(P, 16, rt::RecType::Instant, rt::PlainInstant,
+                          Id | rt::detail::levelBits(T));
+    rt::detail::put64(P + 8, now());
+    rt::detail::commit(T, 16);
+  }
+}
+
+/// Records a value of any type with a `ValueTraits` specialization.
+template <class T> inline void watch(const Site &S, const T &V) noexcept {
+  uint32_t Id = rt::detail::activeId(S);
+  if (!Id)
+    return;
+  rt::ThreadState *Th = rt::detail::thread();
+  uint64_t Tsc = now();
+  constexpr uint32_t Max = rt::detail::align8(16 + rt::detail::maxBytes<T>());
+  char *P = rt::detail::reserve(Th, Max);
+  if (!P)
+    return;
+  ValueWriter W(P + 16, P + Max);
+  rt::detail::writeValue(W, V, summaryOf(S));
+  uint32_t Size = rt::detail::align8(W.position() - P);
+  // Aux 0: a structured value follows the time (scalars use watchScalar).
+  rt::detail::putHeader(P, static_cast<uint16_t>(Size), rt::RecType::Watch, 0,
+                        Id | rt::detail::levelBits(Th));
+  rt::detail::put64(P + 8, Tsc);
+  rt::detail::commit(Th, Size);
+}
+
+/// The fast path for the commonest watch: one fixed-size record.
+template <class T>
+SONDE_ALWAYS_INLINE std::enable_if_t<std::is_arithmetic<T>::value>
+watchScalar(const Site &S, T V) noexcept {
+  uint32_t Id = rt::detail::activeId(S);
+  if (!Id)
+    return;
+  rt::ThreadState *Th = rt::detail::thread();
+  if (char *P = rt::detail::reserve(Th, 24)) {
+    rt::ValueTag Tag;
+    uint64_t Bits;
+    if constexpr (std::is_floating_point<T>::value) {
+      double D = static_cast<double>(V);
+      std::memcpy(&Bits, &D, 8);
+      Tag = rt::ValueTag::Float;
+    } else if constexpr (std::is_same<T, bool>::value) {
+      Bits = 0;
+      Tag = V ? rt::ValueTag::True : rt::ValueTag::False;
+    } else if constexpr (std::is_signed<T>::value) {
+      Bits = static_cast<uint64_t>(static_cast<int64_t>(V));
+      Tag = rt::ValueTag::Int;
+    } else {
+      Bits = static_cast<uint64_t>(V);
+      Tag = rt::ValueTag::UInt;
+    }
+    // A scalar watch keeps its tag in Aux and its 8 bytes after the time.
+    rt::detail::putHeader(
+        P, 24, rt::RecType::Watch,
+        static_cast<uint8_t>(rt::ScalarWatch | static_cast<int>(Tag)),
+        Id | rt::detail::levelBits(Th));
+    rt::detail::put64(P + 8, now());
+    rt::detail::put64(P + 16, Bits);
+    rt::detail::commit(Th, 24);
+  }
+}
+
+/// Scalars take the fixed-size path; everything else goes through
+/// ValueTraits.
+template <class T>
+SONDE_ALWAYS_INLINE std::enable_if_t<std::is_arithmetic<T>::value>
+watchScalarOr(const Site &S, const T &V) noexcept {
+  watchScalar(S, V);
+}
+template <class T>
+inline std::enable_if_t<!std::is_arithmetic<T>::value>
+watchScalarOr(const Site &S, const T &V) noexcept {
+  watch(S, V);
+}
+
+/// An RAII region: opens at construction, closes (and records) at
+/// destruction, on every exit path. Optional args are recorded at entry and
+/// apply to nested records when the site has `ContextArgs`.
+class Region {
+public:
+  SONDE_ALWAYS_INLINE explicit Region(const Site &S) noexcept {
+    uint32_t Id = rt::detail::activeId(S);
+    if (!Id)
+      return;
+    T = rt::detail::thread();
+    rt::detail::open(T, Id, now());
+  }
+  template <class... Args> Region(const Site &S, const Args &...Vs) noexcept {
+    uint32_t Id = rt::detail::activeId(S);
+    if (!Id)
+      return;
+    T = rt::detail::thread();
+    uint64_t Tsc = now();
+    rt::detail::pushArgs(T, Id, Tsc, Vs...);
+    rt::detail::open(T, Id, Tsc, /*HasArgs=*/true);
+  }
+  SONDE_ALWAYS_INLINE ~Region() {
+    if (T)
+      rt::detail::close(T, now());
+  }
+  Region(const Region &) = delete;
+  Region &operator=(const Region &) = delete;
+
+private:
+  rt::ThreadState *T = nullptr;
+};
+
+/// `mode: instant`: a start and a stop instant instead of one region.
+class InstantRegion {
+public:
+  explicit InstantRegion(const Site &S) noexcept {
+    Id = rt::detail::activeId(S);
+    if (Id)
+      mark(rt::StartInstant);
+  }
+  ~InstantRegion() {
+    if (Id)
+      mark(rt::StopInstant);
+  }
+  InstantRegion(const InstantRegion &) = delete;
+  InstantRegion &operator=(const InstantRegion &) = delete;
+
+private:
+  void mark(uint8_t Which) noexcept {
+    rt::ThreadState *T = rt::detail::thread();
+    if (char *P = rt::detail::reserve(T, 16)) {
+      rt::detail::putHeader(P, 16, rt::RecType::Instant, Which,
+                            Id | rt::detail::levelBits(T));
+      rt::detail::put64(P + 8, now());
+      rt::detail::commit(T, 16);
+    }
+  }
+  uint32_t Id;
+};
+
+/// DFTracer's hook style: begin() and end() in the same thread, properly
+/// nested with other regions.
+struct RegionHandle {
+  rt::ThreadState *T = nullptr;
+  uint32_t Depth = 0;
+};
+
+inline RegionHandle begin(const Site &S) noexcept {
+  uint32_t Id = rt::detail::activeId(S);
+  if (!Id)
+    return {};
+  rt::ThreadState *T = rt::detail::thread();
+  RegionHandle H{T, T->Depth};
+  rt::detail::open(T, Id, now());
+  return H;
+}
+
+/// Closes the region `H` and any region left open inside it.
+inline void end(RegionHandle &H) noexcept {
+  if (!H.T)
+    return;
+  uint64_t End = now();
+  while (H.T->Depth > H.Depth)
+    rt::detail::close(H.T, End);
+  H.T = nullptr;
+}
+
+/// A context frame (`A` in `A > B > x`): while one is alive on a thread,
+/// `inFrame(A)` is true there. Records nothing.
+class Frame {
+public:
+  SONDE_ALWAYS_INLINE explicit Frame(const Site &S) noexcept {
+    uint32_t St = S.State.load(std::memory_order_relaxed);
+    if (SONDE_UNLIKELY(St == 0))
+      St = (rt::detail::registerSite(S),
+            S.State.load(std::memory_order_relaxed));
+    uint32_t Id = St & Site::IdMask;
+    if (Id >= rt::MaxFrameSites)
+      return;
+    Slot = &rt::detail::thread()->Frames[Id];
+    ++*Slot;
+  }
+  ~Frame() {
+    if (Slot)
+      --*Slot;
+  }
+  Frame(const Frame &) = delete;
+  Frame &operator=(const Frame &) = delete;
+
+private:
+  uint16_t *Slot = nullptr;
+};
+
+/// True while a Frame of site `S` is alive on this thread.
+SONDE_ALWAYS_INLINE bool inFrame(const Site &S) noexcept {
+  uint32_t Id = S.State.load(std::memory_order_relaxed) & Site::IdMask;
+  rt::ThreadState *T = rt::detail::Current;
+  return Id && Id < rt::MaxFrameSites && T && T->Frames[Id] != 0;
+}
+
+/// `every: N`: true on every Nth call from the same thread (the 1st, the
+/// N+1th, ...). `Counter` is a `static thread_local` of the site.
+SONDE_ALWAYS_INLINE bool every(uint32_t &Counter, uint32_t N) noexcept {
+  uint32_t C = Counter++;
+  if (Counter == N)
+    Counter = 0;
+  return C == 0;
+}
+
+/// A loop whose iterations are recorded: the rewriter declares one before
+/// the loop statement, and an Iteration at the top of the loop body.
+class Loop {
+public:
+  explicit Loop(const Site &S) noexcept : S(S) {}
+  const Site &S;
+  uint64_t Next = 0; ///< the index the next iteration gets
+};
+
+/// One iteration of a Loop: `<name>.block` with its index.
+class Iteration {
+public:
+  SONDE_ALWAYS_INLINE explicit Iteration(Loop &L) noexcept : Index(L.Next++) {
+    uint32_t Id = rt::detail::activeId(L.S);
+    if (!Id)
+      return;
+    T = rt::detail::thread();
+    rt::detail::open(T, Id, now());
+  }
+  SONDE_ALWAYS_INLINE ~Iteration() {
+    if (T)
+      rt::detail::close(T, now(), Index);
+  }
+  Iteration(const Iteration &) = delete;
+  Iteration &operator=(const Iteration &) = delete;
+
+private:
+  rt::ThreadState *T = nullptr;
+  uint64_t Index;
+};
+
+//===----------------------------------------------------------------------===//
+// Control (slow; any thread)
+//===----------------------------------------------------------------------===//
+
+/// Turns on or off every site whose category is `Category` or below it
+/// (`compute` covers `compute.forward`), or all with "all". Overrides the
+/// compiled-in default; SONDE_ENABLE / SONDE_DISABLE apply at start.
+void enable(const char *Category) noexcept;
+void disable(const char *Category) noexcept;
+/// Forces one probe on or off by its event name (or `category/name`).
+void setProbeEnabled(const char *Name, bool On) noexcept;
+/// Writes everything recorded so far to the trace file and returns.
+void flush() noexcept;
+/// The trace file of this process ("" before the first event).
+const char *traceFile() noexcept;
+/// Names the calling thread in the trace.
+void setThreadName(const char *Name) noexcept;
+
+} // namespace sonde
+
+//===----------------------------------------------------------------------===//
+// Macros for hand-written probes
+//===----------------------------------------------------------------------===//
+
+#define SONDE_CONCAT_(A, B) A##B
+#define SONDE_CONCAT(A, B) SONDE_CONCAT_(A, B)
+#define SONDE_UNIQUE(Name) SONDE_CONCAT(Name, __LINE__)
+
+/// A region from here to the end of the enclosing scope.
+#define SONDE_REGION(Category, Name)                                           \
+  static ::sonde::Site SONDE_UNIQUE(sonde_site_)(::sonde::SiteKind::Region,    \
+                                                 Category, Name, __FILE__,     \
+                                                 __LINE__, __func__);          \
+  ::sonde::Region SONDE_UNIQUE(sonde_region_)(SONDE_UNIQUE(sonde_site_))
+
+/// An instant, now.
+#define SONDE_INSTANT(Category, Name)                                          \
+  do {                                                                         \
+    static ::sonde::Site SondeSite(::sonde::SiteKind::Instant, Category, Name, \
+                                   __FILE__, __LINE__, __func__);              \
+    ::sonde::instant(SondeSite);                                               \
+  } while (0)
+
+/// The current value of `Expr`, recorded as `Name`.
+#define SONDE_WATCH(Name, Expr)                                                \
+  do {                                                                         \
+    static ::sonde::Site SondeSite(::sonde::SiteKind::Watch, "user", Name,     \
+                                   __FILE__, __LINE__, __func__);              \
+    ::sonde::watchScalarOr(SondeSite, (Expr));                                 \
+  } while (0)
+
+#endif // SONDE_DETAIL_PROBES_H

@@ -1,0 +1,111 @@
+//===- sonde/detail/Records.h - Writing one record of each kind -*- C++ -*-===//
+//
+// The inline writers of the ring's records that more than one probe shares:
+// the args of a site (CtxPush/CtxPop), regions on the thread's shadow stack
+// (open, close, discard) and instants (mark). Each reserves, fills and
+// publishes one record (Ring.h); none allocates or blocks.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SONDE_DETAIL_RECORDS_H
+#define SONDE_DETAIL_RECORDS_H
+
+#if !defined(SONDE_HEADER_WARNINGS) && defined(__GNUC__)
+#pragma GCC system_header
+#endif
+
+#include "Clock.h"
+#include "Compiler.h"
+#include "Ring.h"
+#include "Values.h"
+
+#include <cstdint>
+
+namespace sonde {
+namespace rt {
+namespace detail {
+
+/// Writes a context record: the values of a site's args, in order.
+template <class... Ts>
+void pushArgs(ThreadState *T, uint32_t Id, uint64_t Tsc,
+              const Ts &...Vs) noexcept {
+  constexpr uint32_t Max = align8(16 + sumMaxBytes<Ts...>());
+  static_assert(Max < 65536, "args too large for one record");
+  char *P = reserve(T, Max);
+  if (!P)
+    return;
+  ValueWriter W(P + 16, P + Max);
+  (writeValue(W, Vs, Summary::Default), ...);
+  uint32_t Size = align8(W.position() - P);
+  putHeader(P, static_cast<uint16_t>(Size), RecType::CtxPush,
+            static_cast<uint8_t>(sizeof...(Ts)), Id);
+  put64(P + 8, Tsc);
+  commit(T, Size);
+}
+
+SONDE_ALWAYS_INLINE void popArgs(ThreadState *T, uint32_t Id,
+                                 uint64_t Tsc) noexcept {
+  if (char *P = reserve(T, 16)) {
+    putHeader(P, 16, RecType::CtxPop, 0, Id);
+    put64(P + 8, Tsc);
+    commit(T, 16);
+  }
+}
+
+/// Opens a region on the thread's shadow stack (what a crash reports as
+/// unfinished, and where the nesting level comes from).
+SONDE_ALWAYS_INLINE void open(ThreadState *T, uint32_t Id, uint64_t Start,
+                              bool HasArgs = false) noexcept {
+  uint32_t D = T->Depth++;
+  if (SONDE_LIKELY(D < MaxDepth))
+    T->Stack[D] = OpenRegion{Id, HasArgs, Start};
+}
+
+/// Closes the innermost region without recording it.
+SONDE_ALWAYS_INLINE void discard(ThreadState *T) noexcept {
+  uint32_t D = --T->Depth;
+  if (SONDE_LIKELY(D < MaxDepth) && SONDE_UNLIKELY(T->Stack[D].HasArgs))
+    popArgs(T, T->Stack[D].Site, now());
+}
+
+/// Closes the innermost region and records it.
+SONDE_ALWAYS_INLINE void close(ThreadState *T, uint64_t End,
+                               uint64_t Iteration = ~uint64_t(0)) noexcept {
+  uint32_t D = --T->Depth;
+  if (SONDE_UNLIKELY(D >= MaxDepth))
+    return;
+  const OpenRegion &R = T->Stack[D];
+  auto Level = static_cast<uint8_t>(levelOf(D));
+  if (Iteration == ~uint64_t(0)) {
+    if (char *P = reserve(T, 24)) {
+      putHeader(P, 24, RecType::Region, Level, R.Site);
+      put64(P + 8, End);
+      put64(P + 16, R.Start);
+      commit(T, 24);
+    }
+  } else if (char *P = reserve(T, 32)) {
+    putHeader(P, 32, RecType::RegionIt, Level, R.Site);
+    put64(P + 8, End);
+    put64(P + 16, R.Start);
+    put64(P + 24, Iteration);
+    commit(T, 32);
+  }
+  if (SONDE_UNLIKELY(R.HasArgs))
+    popArgs(T, R.Site, End);
+}
+
+/// Records an instant of site `Id` at `Tsc`; `Which` is an InstantAux.
+SONDE_ALWAYS_INLINE void mark(ThreadState *T, uint8_t Which, uint32_t Id,
+                              uint64_t Tsc) noexcept {
+  if (char *P = reserve(T, 16)) {
+    putHeader(P, 16, RecType::Instant, Which, Id | levelBits(T));
+    put64(P + 8, Tsc);
+    commit(T, 16);
+  }
+}
+
+} // namespace detail
+} // namespace rt
+} // namespace sonde
+
+#endif // SONDE_DETAIL_RECORDS_H

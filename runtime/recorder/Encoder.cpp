@@ -1,0 +1,409 @@
+//===- Encoder.cpp - Ring records into the trace file encoding ------------===//
+//
+// A pass of the writer hands each ring to drainRing, which re-encodes the
+// records published since the last pass (the raw layout of
+// sonde/detail/Ring.h, values in sonde/detail/Values.h's encoding) into
+// Events blocks of the compact file encoding (runtime/format/TraceFormat.h,
+// docs/trace-format.md): varints, time deltas, string ids for object keys.
+// It also writes what those records refer to before them: new sites,
+// object keys, the thread, and its count of dropped records. Touched only
+// by the holder of the drain lock; allocates nothing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "WriterState.h"
+
+#include <cstring>
+
+namespace sonde::rt::detail {
+
+using format::Block;
+using format::Ev;
+using format::putVarint;
+using format::Val;
+
+namespace {
+
+void writeSite(WriterState &W, uint32_t Id, const Site &S) {
+  char *P = beginBlock(W, Block::Site);
+  P = putVarint(P, Id);
+  *P++ = static_cast<char>(S.Kind);
+  *P++ = static_cast<char>(S.Flags);
+  P = putVarint(P, S.Line);
+  P = putVarint(P, S.StableId);
+  for (const char *Str :
+       {S.Category, S.Name, S.File, S.Function, S.Args, S.Type})
+    P = putString(P, Str ? Str : "", 1024);
+  endBlock(W, P);
+}
+
+void writeNewSites(WriterState &W) {
+  uint32_t N = siteCount();
+  for (uint32_t Id = W.SitesWritten + 1; Id <= N; ++Id)
+    writeSite(W, Id, *siteById(Id));
+  W.SitesWritten = N;
+}
+
+/// The id of an object key (a string literal's address), defining it in
+/// the file the first time. Returns 0 when the table is full.
+uint32_t keyId(WriterState &W, const char *Key, bool &Defined) {
+  uintptr_t Ptr = reinterpret_cast<uintptr_t>(Key);
+  uint32_t H = static_cast<uint32_t>((Ptr >> 3) * 2654435761u) % KeySlots;
+  for (uint32_t I = 0; I < KeySlots; ++I) {
+    KeySlot &S = W.Keys[(H + I) % KeySlots];
+    if (S.Ptr == Ptr)
+      return S.Id;
+    if (S.Ptr == 0) {
+      S.Ptr = Ptr;
+      S.Id = W.NextStringId++;
+      Defined = true;
+      return S.Id;
+    }
+  }
+  return 0;
+}
+
+// --- Events ------------------------------------------------------------------
+
+void closeEvents(WriterState &W, char *P) {
+  if (W.InBlock)
+    endBlock(W, P);
+  W.InBlock = false;
+}
+
+char *openEvents(WriterState &W, const ThreadRecord &R) {
+  char *P = beginBlock(W, Block::Events);
+  P = putVarint(P, R.State.Index);
+  P = putVarint(P, W.LastTsc);
+  W.InBlock = true;
+  W.BlockLevel = 0;
+  return P;
+}
+
+/// Re-encodes one raw value (sonde.h's ValueWriter encoding) at `In`, no
+/// further than `InEnd`. New object keys are collected in `NewKeys` and
+/// defined by the caller before the block that uses them.
+struct KeyDefs {
+  const char *Keys[64];
+  uint32_t Ids[64];
+  unsigned N = 0;
+};
+
+/// A scalar's disk encoding: its tag, then nothing (null, booleans), a
+/// zigzag varint (Int), a varint (UInt) or the 8 bytes of a double. A tag
+/// that is no scalar (a corrupt record) becomes Truncated.
+char *putScalar(char *P, ValueTag Tag, uint64_t Bits) {
+  switch (Tag) {
+  case ValueTag::Null:
+  case ValueTag::False:
+  case ValueTag::True:
+    *P++ = static_cast<char>(format::diskTag(Tag));
+    return P;
+  case ValueTag::Int:
+    *P++ = static_cast<char>(Val::Int);
+    return putVarint(P, format::zigzag(static_cast<int64_t>(Bits)));
+  case ValueTag::UInt:
+    *P++ = static_cast<char>(Val::UInt);
+    return putVarint(P, Bits);
+  case ValueTag::Float:
+    *P++ = static_cast<char>(Val::Float);
+    std::memcpy(P, &Bits, 8);
+    return P + 8;
+  case ValueTag::String:
+  case ValueTag::Key:
+  case ValueTag::Object:
+  case ValueTag::Array:
+  case ValueTag::Truncated:
+    break;
+  }
+  *P++ = static_cast<char>(Val::Truncated);
+  return P;
+}
+
+char *encodeValue(WriterState &W, const char *&In, const char *InEnd, char *P,
+                  KeyDefs &Defs, unsigned Depth = 0) {
+  if (In >= InEnd || Depth > 32) {
+    *P++ = static_cast<char>(Val::Truncated);
+    In = InEnd;
+    return P;
+  }
+  auto Tag = static_cast<ValueTag>(*In++);
+  auto Need = [&](size_t N) { return static_cast<size_t>(InEnd - In) >= N; };
+  switch (Tag) {
+  case ValueTag::Null:
+  case ValueTag::False:
+  case ValueTag::True:
+    return putScalar(P, Tag, 0);
+  case ValueTag::Int:
+  case ValueTag::UInt:
+  case ValueTag::Float: {
+    if (!Need(8))
+      break;
+    uint64_t Bits;
+    std::memcpy(&Bits, In, 8);
+    In += 8;
+    return putScalar(P, Tag, Bits);
+  }
+  case ValueTag::String: {
+    if (!Need(2))
+      break;
+    uint16_t Len;
+    std::memcpy(&Len, In, 2);
+    In += 2;
+    if (!Need(Len))
+      break;
+    *P++ = static_cast<char>(Val::String);
+    P = putVarint(P, Len);
+    std::memcpy(P, In, Len);
+    In += Len;
+    return P + Len;
+  }
+  case ValueTag::Object: {
+    if (!Need(2))
+      break;
+    uint16_t Count;
+    std::memcpy(&Count, In, 2);
+    In += 2;
+    *P++ = static_cast<char>(Val::Object);
+    P = putVarint(P, Count);
+    for (uint16_t I = 0; I < Count; ++I) {
+      if (!Need(9) || static_cast<ValueTag>(*In) != ValueTag::Key) {
+        P = putVarint(P, 0);
+        *P++ = static_cast<char>(Val::Truncated);
+        In = InEnd;
+        return P;
+      }
+      const char *Key;
+      std::memcpy(&Key, In + 1, sizeof Key);
+      In += 9;
+      bool Defined = false;
+      uint32_t Id = keyId(W, Key, Defined);
+      if (Defined && Defs.N < 64) {
+        Defs.Keys[Defs.N] = Key;
+        Defs.Ids[Defs.N++] = Id;
+      }
+      P = putVarint(P, Id);
+      P = encodeValue(W, In, InEnd, P, Defs, Depth + 1);
+      if (P[-1] == static_cast<char>(Val::Truncated) && In >= InEnd)
+        return P;
+    }
+    return P;
+  }
+  case ValueTag::Array: {
+    if (!Need(4))
+      break;
+    uint32_t Count;
+    std::memcpy(&Count, In, 4);
+    In += 4;
+    *P++ = static_cast<char>(Val::Array);
+    P = putVarint(P, Count);
+    for (uint32_t I = 0; I < Count; ++I) {
+      P = encodeValue(W, In, InEnd, P, Defs, Depth + 1);
+      if (P[-1] == static_cast<char>(Val::Truncated) && In >= InEnd)
+        return P;
+    }
+    return P;
+  }
+  case ValueTag::Truncated:
+  case ValueTag::Key:
+    break;
+  }
+  *P++ = static_cast<char>(Val::Truncated);
+  In = InEnd;
+  return P;
+}
+
+inline char *putEvent(char *P, uint32_t Site, Ev Type) {
+  return putVarint(P, (static_cast<uint64_t>(Site) << format::EvTypeBits) |
+                          static_cast<uint64_t>(Type));
+}
+
+/// The head of an Instant or Watch record, whose ring header keeps the
+/// nesting level above the site id: a Level record first when the level
+/// differs from the block's (most records repeat their predecessor's).
+inline char *putPointEvent(WriterState &W, char *P, uint32_t HeaderSite,
+                           Ev Type) {
+  uint32_t Level = HeaderSite >> SiteIdBits;
+  if (Level != W.BlockLevel) {
+    P = putEvent(P, Level, Ev::Level);
+    W.BlockLevel = Level;
+  }
+  return putEvent(P, HeaderSite & SiteIdMask, Type);
+}
+
+inline char *putDelta(WriterState &W, char *P, uint64_t Tsc) {
+  P = putVarint(P, format::zigzag(static_cast<int64_t>(Tsc - W.LastTsc)));
+  W.LastTsc = Tsc;
+  return P;
+}
+
+/// Encodes one raw record (any but Pad); returns the new output position.
+/// The one encoding of every record type: drainRing calls it for each.
+char *encodeRecord(WriterState &W, const RecHeader &H, const char *Rec, char *P,
+                   KeyDefs &Defs) {
+  uint64_t Tsc;
+  std::memcpy(&Tsc, Rec + 8, 8);
+  switch (H.Type) {
+  case RecType::Region:
+  case RecType::RegionIt: {
+    uint64_t Start;
+    std::memcpy(&Start, Rec + 16, 8);
+    P = putEvent(P, H.Site,
+                 H.Type == RecType::Region ? Ev::Region : Ev::RegionIt);
+    P = putDelta(W, P, Tsc);
+    P = putVarint(P, Tsc >= Start ? Tsc - Start : 0);
+    P = putVarint(P, H.Aux);
+    if (H.Type == RecType::RegionIt) {
+      uint64_t Iter;
+      std::memcpy(&Iter, Rec + 24, 8);
+      P = putVarint(P, Iter);
+    }
+    return P;
+  }
+  case RecType::Instant:
+    P = putPointEvent(W, P, H.Site,
+                      H.Aux == StartInstant  ? Ev::InstantStart
+                      : H.Aux == StopInstant ? Ev::InstantStop
+                                             : Ev::Instant);
+    return putDelta(W, P, Tsc);
+  case RecType::Watch: {
+    P = putPointEvent(W, P, H.Site, Ev::Watch);
+    P = putDelta(W, P, Tsc);
+    if (H.Aux & ScalarWatch) { // the commonest: tag in Aux, 8 bytes at 16
+      uint64_t Bits;
+      std::memcpy(&Bits, Rec + 16, 8);
+      return putScalar(P, static_cast<ValueTag>(H.Aux & ~ScalarWatch), Bits);
+    }
+    const char *In = Rec + 16;
+    return encodeValue(W, In, Rec + H.Size, P, Defs);
+  }
+  case RecType::CtxPush: {
+    P = putEvent(P, H.Site, Ev::CtxPush);
+    P = putDelta(W, P, Tsc);
+    P = putVarint(P, H.Aux);
+    const char *In = Rec + 16;
+    for (unsigned I = 0; I < H.Aux; ++I)
+      P = encodeValue(W, In, Rec + H.Size, P, Defs);
+    return P;
+  }
+  case RecType::CtxPop:
+    P = putEvent(P, H.Site, Ev::CtxPop);
+    return putDelta(W, P, Tsc);
+  case RecType::Pad:
+    break;
+  }
+  return P;
+}
+
+void defineKeys(WriterState &W, KeyDefs &Defs) {
+  for (unsigned I = 0; I < Defs.N; ++I) {
+    char *P = beginBlock(W, Block::String);
+    P = putVarint(P, Defs.Ids[I]);
+    P = putString(P, Defs.Keys[I], 256);
+    endBlock(W, P);
+  }
+  Defs.N = 0;
+}
+
+} // namespace
+
+void announceThread(WriterState &W, ThreadRecord &R) {
+  char *P = beginBlock(W, Block::Thread);
+  P = putVarint(P, R.State.Index);
+  P = putVarint(P, static_cast<uint64_t>(R.Tid));
+  P = putString(P, R.Name, sizeof R.Name);
+  endBlock(W, P);
+  R.Announced = true;
+}
+
+/// Drains one ring up to what it had published when we looked, less `Lag`
+/// bytes: the background writer stays off the cache lines the producer is
+/// writing right now (chasing it there costs the producer 3x per record).
+uint64_t drainRing(WriterState &W, ThreadRecord &R, uint64_t Lag) {
+  ThreadState &T = R.State;
+  uint64_t Pub = T.Published.load(std::memory_order_acquire);
+  uint64_t Pos = T.Consumed.load(std::memory_order_relaxed);
+  uint64_t Stop = Pub - Pos > 2 * Lag ? Pub - Lag : Pub;
+  // Sites registered before these records were published are visible now.
+  writeNewSites(W);
+  if (!R.Announced && (Pos != Pub || T.Dropped.load(std::memory_order_relaxed)))
+    announceThread(W, R);
+  uint32_t NameV = R.NameVersion.load(std::memory_order_acquire);
+  if (R.Announced && NameV != R.AnnouncedName) {
+    announceThread(W, R);
+    R.AnnouncedName = NameV;
+  }
+  uint64_t Start = Pos;
+  char *P = nullptr;
+  size_t BlockBytes = 0;
+  const uint64_t Cap = config().MaxBytes;
+  while (Pos < Stop) {
+    const char *Rec = T.Data + (Pos & T.Mask);
+    RecHeader H;
+    std::memcpy(&H, Rec, sizeof H);
+    if (H.Type == RecType::Pad) {
+      // A Pad record keeps its size in Site; a wrong one means corruption:
+      // skip the rest.
+      if (H.Site < sizeof(RecHeader) || H.Site > Pub - Pos) {
+        Pos = Pub;
+        break;
+      }
+      Pos += H.Site;
+      continue;
+    }
+    if (H.Size < 16 || H.Size > Pub - Pos) { // corrupt: skip the rest
+      Pos = Pub;
+      break;
+    }
+    // SONDE_MAX_BYTES: past the cap a record is counted, not written (the
+    // file may exceed it by one record and the closing blocks).
+    if (Cap &&
+        W.FileBytes + (W.InBlock ? static_cast<size_t>(P - W.Out) : W.OutLen) >=
+            Cap) {
+      ++R.CapDropped;
+      Pos += H.Size;
+      continue;
+    }
+    // Room for the worst case: a value re-encoded from raw can grow by a
+    // varint per element, bounded by twice the raw size.
+    if (!W.InBlock ||
+        static_cast<size_t>(P - W.Out) + 2u * H.Size + 64 > OutCapacity ||
+        BlockBytes > MaxBlockPayload) {
+      closeEvents(W, P);
+      P = openEvents(W, R);
+      BlockBytes = 0;
+    }
+    char *Before = P;
+    KeyDefs Defs;
+    uint64_t TscBefore = W.LastTsc;
+    P = encodeRecord(W, H, Rec, P, Defs);
+    if (Defs.N) {
+      // Keys must be defined before the block that uses them: end the
+      // block before this record, define, and encode it again in a new
+      // block.
+      W.LastTsc = TscBefore;
+      closeEvents(W, Before);
+      defineKeys(W, Defs);
+      P = openEvents(W, R);
+      P = encodeRecord(W, H, Rec, P, Defs);
+      Defs.N = 0;
+    }
+    BlockBytes += static_cast<size_t>(P - Before);
+    ++W.PendingRecords;
+    Pos += H.Size;
+  }
+  closeEvents(W, P);
+  // Release: the producer reuses the space only after we are done reading.
+  T.Consumed.store(Pos, std::memory_order_release);
+  uint64_t Dropped = T.Dropped.load(std::memory_order_relaxed) + R.CapDropped;
+  if (Dropped != R.WrittenDropped) {
+    char *Q = beginBlock(W, Block::Dropped);
+    Q = putVarint(Q, T.Index);
+    Q = putVarint(Q, Dropped);
+    endBlock(W, Q);
+    R.WrittenDropped = Dropped;
+  }
+  return Pos - Start;
+}
+
+} // namespace sonde::rt::detail
