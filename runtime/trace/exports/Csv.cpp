@@ -19,14 +19,6 @@
 namespace sonde::trace {
 namespace {
 
-/// Site kinds whose watch records have their own shape in the exports
-/// (docs/trace-format.md): a model's parameters, one record each, and the
-/// pre/post/error records of an API call. Compared as numbers so this file
-/// does not depend on the enum's spelling of them.
-constexpr uint8_t StateKind = 6, ApiKind = 7;
-
-uint8_t kindOf(const SiteInfo &S) { return static_cast<uint8_t>(S.Kind); }
-
 void csvField(std::string &Row, std::string_view S) {
   if (S.find_first_of(",\"\r\n") == std::string_view::npos) {
     Row.append(S);
@@ -92,7 +84,7 @@ void exportCsv(const std::vector<Trace> &Traces, std::FILE *Out) {
   // API call records are calls, not watched values: the other exports
   // have them.
   auto IsValue = [](const Trace &T, const Event &E) {
-    return E.Kind == EventKind::Watch && kindOf(T.site(E.Site)) != ApiKind;
+    return E.Kind == EventKind::Watch && T.site(E.Site).Kind != SiteKind::Api;
   };
   for (const Trace &T : Traces)
     for (const Event &E : T.Events) {

@@ -16,18 +16,6 @@
 #include <map>
 
 namespace sonde::trace {
-namespace {
-
-/// Site kinds whose watch records have their own shape in the exports
-/// (docs/trace-format.md): a model's parameters, one record each, and the
-/// pre/post/error records of an API call. Compared as numbers so this file
-/// does not depend on the enum's spelling of them.
-constexpr uint8_t StateKind = 6, ApiKind = 7;
-
-uint8_t kindOf(const SiteInfo &S) { return static_cast<uint8_t>(S.Kind); }
-
-} // namespace
-
 void exportDftracer(const std::vector<Trace> &Traces, std::FILE *Out) {
   JsonOut J(Out);
   J.raw("[\n");
@@ -100,7 +88,7 @@ void exportDftracer(const std::vector<Trace> &Traces, std::FILE *Out) {
     };
     for (const Event &E : T.Events) {
       const SiteInfo &S = T.site(E.Site);
-      if (E.Kind == EventKind::Watch && kindOf(S) == ApiKind) {
+      if (E.Kind == EventKind::Watch && S.Kind == SiteKind::Api) {
         uint64_t Call = apiCall(E.V);
         if (apiPhase(E.V) == "pre") {
           OpenCalls[Call] = &E;

@@ -17,14 +17,6 @@
 namespace sonde::trace {
 namespace {
 
-/// Site kinds whose watch records have their own shape in the exports
-/// (docs/trace-format.md): a model's parameters, one record each, and the
-/// pre/post/error records of an API call. Compared as numbers so this file
-/// does not depend on the enum's spelling of them.
-constexpr uint8_t StateKind = 6, ApiKind = 7;
-
-uint8_t kindOf(const SiteInfo &S) { return static_cast<uint8_t>(S.Kind); }
-
 /// A value as TrainCheck's var_to_serializable writes it: a tensor summary
 /// under its type name, anything else as itself.
 void tcValue(JsonOut &J, const Value &V) {
@@ -70,7 +62,7 @@ void attributes(JsonOut &J, const Value &V) {
   J.close();
 }
 
-/// An API call record (engine: site kind 7, a watch whose value is
+/// An API call record (a watch of an `Api` site whose value is
 /// {phase, call, args} or {phase, call, ret}) as TrainCheck's
 /// function_wrapper writes its pre and post records.
 void apiRecord(JsonOut &J, const Trace &T, const Event &E, const SiteInfo &S,
@@ -117,7 +109,7 @@ void apiRecord(JsonOut &J, const Trace &T, const Event &E, const SiteInfo &S,
   J.close();
 }
 
-/// A model-state record (torch: site kind 6, one watch per parameter) as a
+/// A model-state record (a `State` site: one watch per parameter) as a
 /// TrainCheck variable record of a torch.nn.Parameter: its attributes are
 /// what convert_var_to_dict dumps (data as stats or hash, grad, dtype,
 /// shape, requires_grad).
@@ -177,7 +169,7 @@ void exportTraincheck(const std::vector<Trace> &Traces, std::FILE *Out) {
         if (!E.Unfinished)
           Lines.push_back({E.Ts + E.Dur, I, TcLine::Post});
       } else if (E.Kind == EventKind::Watch) {
-        bool Api = kindOf(T.site(E.Site)) == ApiKind;
+        bool Api = T.site(E.Site).Kind == SiteKind::Api;
         Lines.push_back({E.Ts, I,
                          !Api                     ? TcLine::Var
                          : apiPhase(E.V) == "pre" ? TcLine::Pre
@@ -200,9 +192,9 @@ void exportTraincheck(const std::vector<Trace> &Traces, std::FILE *Out) {
       const Event &E = T.Events[L.Index];
       const SiteInfo &S = T.site(E.Site);
       J.open();
-      if (kindOf(S) == ApiKind && E.Kind == EventKind::Watch) {
+      if (S.Kind == SiteKind::Api && E.Kind == EventKind::Watch) {
         apiRecord(J, T, E, S, L.Time);
-      } else if (kindOf(S) == StateKind && E.V.K == Value::Kind::Object) {
+      } else if (S.Kind == SiteKind::State && E.V.K == Value::Kind::Object) {
         const Value *Param = E.V.get("param");
         std::string Name = Param ? Param->str() : S.Name;
         bool New = SeenVars.emplace(Name, S.Name).second;

@@ -226,7 +226,7 @@ void Decoder::events(Cursor &C) {
       break;
     case Ev::CtxPush: {
       uint64_t N = C.varint();
-      CtxEntry Entry{Site, (T.Sites[Site].Flags & 4) != 0, {}};
+      CtxEntry Entry{Site, (T.Sites[Site].Flags & ContextArgs) != 0, {}};
       const auto &Names = T.Sites[Site].ArgNames;
       for (uint64_t I = 0; I < N && C.ok(); ++I) {
         Value V;

@@ -21,10 +21,10 @@ constexpr size_t MaxPoints = 2000; ///< points per watch plot
 
 /// The number a watch plots: a scalar (a number, or a one-element tensor's
 /// value), or a tensor summary's mean. Model state (one record per
-/// parameter, kind 6) and API calls (kind 7) are not plotted: their
+/// parameter) and API calls are not plotted: their
 /// records are not one series.
 bool plotValue(const SiteInfo &S, const Value &V, double &Out) {
-  if (static_cast<int>(S.Kind) == 6 || static_cast<int>(S.Kind) == 7)
+  if (S.Kind == SiteKind::State || S.Kind == SiteKind::Api)
     return false;
   const Value *N = scalarOf(V);
   if (!N && V.K == Value::Kind::Object)
