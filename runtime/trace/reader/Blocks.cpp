@@ -18,7 +18,7 @@ std::string readStr(Cursor &C) {
   return P ? std::string(reinterpret_cast<const char *>(P), N) : std::string();
 }
 
-void Decoder::block(Block B, Cursor &C, bool Torn) {
+void Decoder::block(Block B, Cursor &C) {
   switch (B) {
   case Block::Process: {
     const uint8_t *At = C.pos();
@@ -175,7 +175,6 @@ void Decoder::block(Block B, Cursor &C, bool Torn) {
     break;
   }
   }
-  (void)Torn;
 }
 
 } // namespace sonde::trace::detail

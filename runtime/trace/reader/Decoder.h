@@ -51,7 +51,9 @@ public:
   Decoder(Trace &T) : T(T) {}
 
   bool decodeValue(Cursor &C, Value &V, unsigned Depth = 0);
-  void block(Block B, Cursor &C, bool Torn);
+  /// Decodes one block, `C` over its body (cut short when the file is
+  /// torn inside it).
+  void block(Block B, Cursor &C);
   void finish();
 
   Trace &T;

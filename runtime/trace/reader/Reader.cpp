@@ -41,23 +41,15 @@ bool readTrace(const std::string &Path, Trace &Out, std::string &Error,
 
 bool readTraceBytes(const uint8_t *Data, size_t Size, const std::string &Path,
                     Trace &Out, std::string &Error, bool Events) {
-  // The decoder reads through a vector-like view of the bytes.
-  struct View {
-    const uint8_t *P;
-    size_t N;
-    size_t size() const { return N; }
-    const uint8_t *data() const { return P; }
-    uint8_t operator[](size_t I) const { return P[I]; }
-  } Bytes{Data, Size};
   Out = Trace();
   Out.Path = Path;
-  if (Bytes.size() < format::FileHeaderSize ||
-      std::memcmp(Bytes.data(), format::Magic, 8) != 0) {
+  if (Size < format::FileHeaderSize ||
+      std::memcmp(Data, format::Magic, 8) != 0) {
     Error = Path + ": not a sonde trace (bad magic)";
     return false;
   }
-  Out.VersionMajor = static_cast<uint16_t>(Bytes[8] | (Bytes[9] << 8));
-  Out.VersionMinor = static_cast<uint16_t>(Bytes[10] | (Bytes[11] << 8));
+  Out.VersionMajor = static_cast<uint16_t>(Data[8] | (Data[9] << 8));
+  Out.VersionMinor = static_cast<uint16_t>(Data[10] | (Data[11] << 8));
   if (Out.VersionMajor != format::Major) {
     Error = Path + ": trace format " + std::to_string(Out.VersionMajor) + "." +
             std::to_string(Out.VersionMinor) +
@@ -67,23 +59,23 @@ bool readTraceBytes(const uint8_t *Data, size_t Size, const std::string &Path,
   }
   Out.ArgSets.push_back(std::make_unique<Args>()); // the empty set
   if (Events)
-    Out.Events.reserve(Bytes.size() / 5);
+    Out.Events.reserve(Size / 5);
   Decoder D(Out);
   D.Base = Data;
   D.PointLevels = Out.VersionMinor >= 2;
   D.MaxSite = static_cast<uint32_t>(std::min<size_t>(1u << 24, 4096 + Size));
   size_t Pos = format::FileHeaderSize;
-  while (Pos < Bytes.size()) {
-    if (Bytes.size() - Pos < format::BlockHeaderSize) {
+  while (Pos < Size) {
+    if (Size - Pos < format::BlockHeaderSize) {
       Out.Complete = false;
       Out.StoppedAt = Pos;
       Out.Problem = "the file ends inside a block header";
       break;
     }
-    auto Type = static_cast<Block>(Bytes[Pos]);
+    auto Type = static_cast<Block>(Data[Pos]);
     uint32_t Len = 0;
     for (int I = 0; I < 4; ++I)
-      Len |= static_cast<uint32_t>(Bytes[Pos + 1 + I]) << (8 * I);
+      Len |= static_cast<uint32_t>(Data[Pos + 1 + I]) << (8 * I);
     size_t Body = Pos + format::BlockHeaderSize;
     if (Type < Block::Process || Type > Block::End) {
       Out.Complete = false;
@@ -92,11 +84,11 @@ bool readTraceBytes(const uint8_t *Data, size_t Size, const std::string &Path,
           "unknown block type " + std::to_string(static_cast<int>(Type));
       break;
     }
-    bool Torn = Body + Len > Bytes.size();
-    size_t Have = Torn ? Bytes.size() - Body : Len;
-    Cursor C(Bytes.data() + Body, Bytes.data() + Body + Have);
+    bool Torn = Body + Len > Size;
+    size_t Have = Torn ? Size - Body : Len;
+    Cursor C(Data + Body, Data + Body + Have);
     if (Events || Type != Block::Events)
-      D.block(Type, C, Torn);
+      D.block(Type, C);
     if (Torn) {
       Out.Complete = false;
       Out.StoppedAt = Pos;
