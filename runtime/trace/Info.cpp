@@ -8,6 +8,7 @@
 
 #include "Export.h"
 #include "Json.h"
+#include "ProcessFields.h"
 #include "exports/ExportCommon.h"
 
 namespace sonde::trace {
@@ -24,22 +25,17 @@ void printInfo(const std::vector<Trace> &Traces, bool Json, std::FILE *Out) {
                    "%zu sites, %zu threads%s\n",
                    T.Path.c_str(), P.Program.c_str(), (unsigned long long)P.Pid,
                    (long long)P.Rank, P.Host.c_str(),
-                   P.Ended ? P.How.c_str() : "no end record",
+                   howEnded(P, Audience::Person).c_str(),
                    (unsigned long long)P.Dropped, Sites, T.Threads.size(),
                    T.Complete ? "" : ", torn");
       continue;
     }
     J.open();
-    J.key("file").str(T.Path);
-    J.key("program").str(P.Program);
-    J.key("pid").num(P.Pid);
-    J.key("rank").num(P.Rank);
-    J.key("host").str(P.Host);
-    J.key("how").str(P.Ended ? P.How : "unknown");
-    J.key("dropped").num(P.Dropped);
-    J.key("sites").num(static_cast<uint64_t>(Sites));
-    J.key("threads").num(static_cast<uint64_t>(T.Threads.size()));
-    J.key("complete").raw(T.Complete ? "true" : "false");
+    processFields(J, T,
+                  {ProcessField::File, ProcessField::Program, ProcessField::Pid,
+                   ProcessField::Rank, ProcessField::Host, ProcessField::How,
+                   ProcessField::Dropped, ProcessField::Sites,
+                   ProcessField::Threads, ProcessField::Complete});
     J.close().raw("\n");
   }
 }

@@ -2,6 +2,7 @@
 
 #include "Export.h"
 #include "Json.h"
+#include "ProcessFields.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,16 +10,15 @@
 #include <tuple>
 
 namespace sonde::trace {
-namespace {
 
-/// Percentile `P` (0 to 1) of sorted durations, by nearest rank; 0 when
-/// there are none.
 int64_t percentile(const std::vector<int64_t> &Durs, double P) {
   if (Durs.empty())
     return 0;
   size_t Rank = static_cast<size_t>(std::ceil(P * Durs.size()));
   return Durs[std::min(Durs.size(), std::max<size_t>(Rank, 1)) - 1];
 }
+
+namespace {
 
 struct RegionStats {
   std::string Cat, Category, Name;
@@ -277,7 +277,7 @@ void printSummary(const std::vector<Trace> &Traces, std::FILE *Out) {
     const ProcessInfo &P = Tr.Process;
     std::fprintf(Out, "  %s pid %llu rank %lld: %s, %s%s\n", P.Program.c_str(),
                  (unsigned long long)P.Pid, (long long)P.Rank,
-                 P.Ended ? P.How.c_str() : "no end record",
+                 howEnded(P, Audience::Person).c_str(),
                  human(P.EndNs - P.StartNs).c_str(),
                  Tr.Complete ? "" : " (torn file)");
   }
@@ -446,15 +446,11 @@ void printSummaryJson(const std::vector<Trace> &Traces, std::FILE *Out) {
   J.close();
   J.key("processes").openArray();
   for (const Trace &Tr : Traces) {
-    const ProcessInfo &P = Tr.Process;
     J.item().open();
-    J.key("pid").num(P.Pid);
-    J.key("rank").num(P.Rank);
-    J.key("program").str(P.Program);
-    J.key("how").str(P.Ended ? P.How : "unknown");
-    J.key("events").num(static_cast<uint64_t>(Tr.Events.size()));
-    J.key("dropped").num(P.Dropped);
-    J.key("complete").raw(Tr.Complete ? "true" : "false");
+    processFields(J, Tr,
+                  {ProcessField::Pid, ProcessField::Rank, ProcessField::Program,
+                   ProcessField::How, ProcessField::Events,
+                   ProcessField::Dropped, ProcessField::Complete});
     J.close();
   }
   J.closeArray();

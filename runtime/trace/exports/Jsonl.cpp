@@ -9,6 +9,7 @@
 #include "Export.h"
 #include "ExportCommon.h"
 #include "Json.h"
+#include "ProcessFields.h"
 
 namespace sonde::trace {
 namespace {
@@ -45,17 +46,14 @@ void processRecord(JsonOut &J, const Trace &T, bool End, int64_t Origin) {
     J.key("ts").raw("null");
   if (!End)
     J.key("origin_unix_ns").str(unixNsText(Origin));
-  J.key("pid").num(P.Pid);
-  J.key("rank").num(P.Rank);
-  J.key("program").str(P.Program);
+  processFields(J, T,
+                {ProcessField::Pid, ProcessField::Rank, ProcessField::Program});
   if (End) {
-    J.key("how").str(P.Ended ? P.How : "unknown");
-    J.key("dropped").num(P.Dropped);
+    processFields(J, T, {ProcessField::How, ProcessField::Dropped});
     if (!T.Complete)
       J.key("torn").raw("true");
   } else {
-    J.key("ppid").num(P.PPid);
-    J.key("host").str(P.Host);
+    processFields(J, T, {ProcessField::PPid, ProcessField::Host});
   }
   J.close().raw("\n");
 }

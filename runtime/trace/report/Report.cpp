@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ProcessFields.h"
 #include "ReportData.h"
 
 namespace sonde::trace {
@@ -27,18 +28,13 @@ void writeData(JsonOut &J, const std::vector<Trace> &Traces,
   // --- processes
   J.key("processes").openArray();
   for (const Trace &T : Traces) {
-    const ProcessInfo &P = T.Process;
     J.item().open();
-    J.key("program").str(P.Program);
-    J.key("pid").num(P.Pid);
-    J.key("rank").num(P.Rank);
-    J.key("host").str(P.Host);
-    J.key("how").str(P.Ended ? P.How : "no end record");
-    J.key("start_ns").num(P.StartNs);
-    J.key("dur_ns").num(P.EndNs - P.StartNs);
-    J.key("events").num(static_cast<uint64_t>(T.Events.size()));
-    J.key("dropped").num(P.Dropped);
-    J.key("file").str(T.Path);
+    processFields(J, T,
+                  {ProcessField::Program, ProcessField::Pid, ProcessField::Rank,
+                   ProcessField::Host, ProcessField::HowShown,
+                   ProcessField::StartNs, ProcessField::DurNs,
+                   ProcessField::Events, ProcessField::Dropped,
+                   ProcessField::File});
     J.close();
   }
   J.closeArray();

@@ -10,7 +10,6 @@
 #include "ReportData.h"
 
 #include <algorithm>
-#include <cmath>
 #include <map>
 
 namespace sonde::trace::report {
@@ -115,10 +114,8 @@ void writeTimeTables(JsonOut &J, const std::vector<Trace> &Traces,
     J.key("count").num(N.Count);
     J.key("total_ns").num(N.Total);
     J.key("self_ns").num(N.Self);
-    J.key("p50_ns").num(N.Durs[(N.Durs.size() - 1) / 2]);
-    J.key("p99_ns").num(N.Durs[std::min(
-        N.Durs.size() - 1,
-        static_cast<size_t>(std::ceil(0.99 * N.Durs.size())) - 1)]);
+    J.key("p50_ns").num(percentile(N.Durs, 0.5));
+    J.key("p99_ns").num(percentile(N.Durs, 0.99));
     J.close();
   }
   J.closeArray();
