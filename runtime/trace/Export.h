@@ -1,7 +1,7 @@
 //===- Export.h - What the `sonde` tool does with traces --------*- C++ -*-===//
 
-#ifndef SONDE_LIB_EXPORT_H
-#define SONDE_LIB_EXPORT_H
+#ifndef SONDE_TRACE_EXPORT_H
+#define SONDE_TRACE_EXPORT_H
 
 #include "sonde/trace.h"
 
@@ -87,4 +87,4 @@ std::string eventName(const Trace &T, const Event &E);
 
 } // namespace sonde::trace
 
-#endif // SONDE_LIB_EXPORT_H
+#endif // SONDE_TRACE_EXPORT_H

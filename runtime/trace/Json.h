@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SONDE_LIB_JSON_H
-#define SONDE_LIB_JSON_H
+#ifndef SONDE_TRACE_JSON_H
+#define SONDE_TRACE_JSON_H
 
 #include "sonde/trace.h"
 
@@ -85,4 +85,4 @@ private:
 
 } // namespace sonde::trace
 
-#endif // SONDE_LIB_JSON_H
+#endif // SONDE_TRACE_JSON_H
