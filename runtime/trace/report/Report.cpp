@@ -45,12 +45,13 @@ void writeData(JsonOut &J, const std::vector<Trace> &Traces,
   int64_t StepIndex =
       Traces.empty() ? -1 : chooseStep(Traces[0], O.Step, Error);
 
-  writeTimeTables(J, Traces, Selfs);
+  // The step and the per-epoch table are the first process's.
   static const Trace NoTrace;
+  static const std::vector<int64_t> NoSelf;
+  writeTimeTables(J, Traces, Selfs);
   writeStep(J, Traces.empty() ? NoTrace : Traces[0], StepIndex);
   writeWatches(J, Traces);
-  writeEpochs(J, Traces, Selfs.empty() ? std::vector<int64_t>() : Selfs[0],
-              StepIndex);
+  writeEpochs(J, Traces, Selfs.empty() ? NoSelf : Selfs[0], StepIndex);
   J.close();
 }
 
