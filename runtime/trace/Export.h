@@ -1,7 +1,7 @@
 //===- Export.h - What the `sonde` tool does with traces --------*- C++ -*-===//
 
-#ifndef SONDE_LIB_EXPORT_H
-#define SONDE_LIB_EXPORT_H
+#ifndef SONDE_TRACE_EXPORT_H
+#define SONDE_TRACE_EXPORT_H
 
 #include "sonde/trace.h"
 
@@ -72,6 +72,10 @@ void dumpTrace(const Trace &T, std::FILE *Out);
 void printSummary(const std::vector<Trace> &Traces, std::FILE *Out);
 void printSummaryJson(const std::vector<Trace> &Traces, std::FILE *Out);
 
+/// Percentile `P` (0 to 1) of sorted durations, by nearest rank; 0 when
+/// there are none. The p50 and p99 of `sonde summary` and `sonde report`.
+int64_t percentile(const std::vector<int64_t> &Durs, double P);
+
 /// The number a watched value stands for, when it is one: `V` itself when
 /// a number, or the `value` of a one-element tensor's summary (`summary:
 /// value`, a 0-dim loss: {"shape":[],"numel":1,"value":8.71}); else null.
@@ -83,4 +87,4 @@ std::string eventName(const Trace &T, const Event &E);
 
 } // namespace sonde::trace
 
-#endif // SONDE_LIB_EXPORT_H
+#endif // SONDE_TRACE_EXPORT_H

@@ -62,11 +62,21 @@ JsonOut &JsonOut::str(std::string_view S) {
     }
     ++I;
     switch (C) {
-    case '"': Buf.append("\\\""); break;
-    case '\\': Buf.append("\\\\"); break;
-    case '\n': Buf.append("\\n"); break;
-    case '\r': Buf.append("\\r"); break;
-    case '\t': Buf.append("\\t"); break;
+    case '"':
+      Buf.append("\\\"");
+      break;
+    case '\\':
+      Buf.append("\\\\");
+      break;
+    case '\n':
+      Buf.append("\\n");
+      break;
+    case '\r':
+      Buf.append("\\r");
+      break;
+    case '\t':
+      Buf.append("\\t");
+      break;
     default:
       if (C < 0x20 || (ScriptSafe && (C == '<' || C == '>' || C == '&'))) {
         char Esc[8];

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SONDE_LIB_JSON_H
-#define SONDE_LIB_JSON_H
+#ifndef SONDE_TRACE_JSON_H
+#define SONDE_TRACE_JSON_H
 
 #include "sonde/trace.h"
 
@@ -50,10 +50,22 @@ public:
   JsonOut &value(const Value &V);
   /// `"key":` with the separator before it when needed.
   JsonOut &key(std::string_view K);
-  JsonOut &open() { First = true; return raw("{"); }
-  JsonOut &close() { First = false; return raw("}"); }
-  JsonOut &openArray() { First = true; return raw("["); }
-  JsonOut &closeArray() { First = false; return raw("]"); }
+  JsonOut &open() {
+    First = true;
+    return raw("{");
+  }
+  JsonOut &close() {
+    First = false;
+    return raw("}");
+  }
+  JsonOut &openArray() {
+    First = true;
+    return raw("[");
+  }
+  JsonOut &closeArray() {
+    First = false;
+    return raw("]");
+  }
   /// A separator before an array element.
   JsonOut &item() {
     if (!First)
@@ -73,4 +85,4 @@ private:
 
 } // namespace sonde::trace
 
-#endif // SONDE_LIB_JSON_H
+#endif // SONDE_TRACE_JSON_H

@@ -10,6 +10,8 @@
 #ifndef SONDE_TRACE_H
 #define SONDE_TRACE_H
 
+#include "sonde/site.h"
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -24,7 +26,15 @@ namespace sonde::trace {
 /// and structures are shared, so events stay small and cheap to copy.
 struct Value {
   enum class Kind : uint8_t {
-    Null, Bool, Int, UInt, Float, String, Object, Array, Truncated
+    Null,
+    Bool,
+    Int,
+    UInt,
+    Float,
+    String,
+    Object,
+    Array,
+    Truncated
   };
   using Members = std::vector<std::pair<std::string, Value>>;
 
@@ -61,14 +71,14 @@ private:
 
 using Args = std::vector<std::pair<std::string, Value>>;
 
-enum class SiteKind : uint8_t {
-  Region = 1, Instant = 2, Watch = 3, Loop = 4, Frame = 5, State = 6, Api = 7
-};
+/// What a site records: the protocol's own enum (sonde/site.h), the
+/// numbers a Site block holds.
+using sonde::SiteKind;
 
 struct SiteInfo {
   uint32_t Id = 0;
   SiteKind Kind = SiteKind::Region;
-  uint8_t Flags = 0;
+  uint8_t Flags = 0; ///< SiteFlags, and the Summary (summaryOfFlags)
   uint32_t Line = 0;
   uint64_t StableId = 0;
   std::string Category, Name, File, Function, Type;
@@ -94,10 +104,10 @@ struct Event {
   uint32_t Site = 0;
   uint32_t Thread = 0; ///< ThreadInfo::Index
   uint32_t Level = 0;
-  int64_t Ts = 0;   ///< ns since the Unix epoch (start, for regions)
-  int64_t Dur = 0;  ///< ns, regions only
+  int64_t Ts = 0;    ///< ns since the Unix epoch (start, for regions)
+  int64_t Dur = 0;   ///< ns, regions only
   int64_t Iter = -1; ///< loop iteration, or -1
-  Value V;          ///< watches
+  Value V;           ///< watches
   /// The site's own args and the context in force; never null.
   const Args *A = nullptr;
 };

@@ -212,9 +212,9 @@ TEST(ExportTest, TraincheckApiAndStateRecords) {
   // The shapes docs/trace-format.md gives API calls (site kind 7) and
   // model state (kind 6).
   Builder B(9, 0);
-  uint32_t Api = B.site(static_cast<SiteKind>(7), "api",
-                        "torch::optim::Optimizer::step", {"step"});
-  uint32_t State = B.site(static_cast<SiteKind>(6), "compute", "model");
+  uint32_t Api =
+      B.site(SiteKind::Api, "api", "torch::optim::Optimizer::step", {"step"});
+  uint32_t State = B.site(SiteKind::State, "compute", "model");
   const Args *Ctx = B.args({{"epoch", integer(1)}, {"step", integer(6)}});
   Value Tensor = Value::object({{"dtype", Value::string("float32")},
                                 {"shape", Value::array({integer(10)})},
@@ -279,8 +279,7 @@ TEST(ExportTest, TraincheckApiAndStateRecords) {
 
 TEST(ExportTest, DftracerJoinsAnApiCallsPreAndPost) {
   Builder B(9, 0);
-  uint32_t Api =
-      B.site(static_cast<SiteKind>(7), "api", "torch::mse_loss", {"self"});
+  uint32_t Api = B.site(SiteKind::Api, "api", "torch::mse_loss", {"self"});
   uint32_t Loss = B.site(SiteKind::Watch, "user", "loss");
   const Args *Ctx = B.args({{"step", integer(2)}});
   auto Rec = [&](int64_t Ts, const char *Phase, uint64_t Call) -> Value & {

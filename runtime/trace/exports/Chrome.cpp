@@ -1,0 +1,109 @@
+//===- Chrome.cpp - The Chrome trace export (Perfetto) --------------------===//
+//
+// `sonde export --format chrome`: Chrome's trace event JSON, which
+// Perfetto's UI opens. Regions are X events, instants i events, numeric
+// watches counters (C), process and thread names M events; times are
+// microseconds since timeOrigin(), given in `otherData.origin_unix_ns`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Export.h"
+#include "ExportCommon.h"
+#include "Json.h"
+
+namespace sonde::trace {
+
+void exportChrome(const std::vector<Trace> &Traces, std::FILE *Out) {
+  JsonOut J(Out);
+  // Microseconds since the origin: absolute ones (1.8e15 us, with three
+  // decimals) are more digits than a double holds. The origin is in
+  // otherData, as text.
+  int64_t Origin = timeOrigin(Traces);
+  J.raw("{\"displayTimeUnit\":\"ms\",\"otherData\":").open();
+  J.key("origin_unix_ns").str(unixNsText(Origin));
+  J.key("time_unit").str("us since origin_unix_ns");
+  J.close().raw(",\"traceEvents\":[\n");
+  bool FirstEvent = true;
+  auto Begin = [&]() -> JsonOut & {
+    if (!FirstEvent)
+      J.raw(",\n");
+    FirstEvent = false;
+    return J.open();
+  };
+  // Metadata events carry the category Chrome itself gives them.
+  auto Meta = [&](const char *Name) -> JsonOut & {
+    Begin().key("ph").str("M");
+    J.key("cat").str("__metadata");
+    return J.key("name").str(Name);
+  };
+  for (const Trace &T : Traces) {
+    uint64_t Pid = T.Process.Pid;
+    Meta("process_name");
+    J.key("pid").num(Pid);
+    J.key("args").open().key("name").str(T.Process.Program + " (rank " +
+                                         std::to_string(T.Process.Rank) + ")");
+    J.close().close();
+    Meta("process_sort_index");
+    J.key("pid").num(Pid);
+    J.key("args").open().key("sort_index").num(T.Process.Rank).close().close();
+    for (const ThreadInfo &TI : T.Threads) {
+      Meta("thread_name");
+      J.key("pid").num(Pid);
+      J.key("tid").num(TI.Tid);
+      J.key("args").open().key("name").str(
+          TI.Name.empty() ? "thread " + std::to_string(TI.Index) : TI.Name);
+      J.close().close();
+    }
+    for (const Event &E : T.Events) {
+      const SiteInfo &S = T.site(E.Site);
+      // A numeric watch (or a one-element tensor's value) is a counter.
+      const Value *Scalar =
+          E.Kind == EventKind::Watch ? scalarOf(E.V) : nullptr;
+      bool Counter = Scalar != nullptr;
+      Begin();
+      switch (E.Kind) {
+      case EventKind::Region:
+        J.key("ph").str("X");
+        J.key("dur").micros(E.Dur);
+        break;
+      case EventKind::Instant:
+        J.key("ph").str("i");
+        J.key("s").str("t");
+        break;
+      case EventKind::Watch:
+        if (Counter) {
+          J.key("ph").str("C");
+        } else {
+          J.key("ph").str("i");
+          J.key("s").str("t");
+        }
+        break;
+      }
+      J.key("name").str(eventName(T, E));
+      J.key("cat").str(S.Category);
+      J.key("ts").micros(E.Ts - Origin);
+      J.key("pid").num(Pid);
+      J.key("tid").num(T.tid(E.Thread));
+      J.key("args").open();
+      if (Counter)
+        J.key(S.Name).value(*Scalar);
+      else if (E.Kind == EventKind::Watch)
+        J.key("value").value(E.V);
+      if (!Counter) {
+        // Counter tracks plot every arg: give them only the value.
+        for (const auto &KV : *E.A)
+          J.key(KV.first).value(KV.second);
+        if (E.Iter >= 0)
+          J.key("iter").num(E.Iter);
+        if (E.Unfinished)
+          J.key("unfinished").raw("true");
+        J.key("func").str(S.Function);
+        J.key("loc").str(S.File + ":" + std::to_string(S.Line));
+      }
+      J.close().close();
+    }
+  }
+  J.raw("\n]}\n");
+}
+
+} // namespace sonde::trace

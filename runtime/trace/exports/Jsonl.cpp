@@ -1,0 +1,112 @@
+//===- Jsonl.cpp - The JSONL export ---------------------------------------===//
+//
+// `sonde export --format jsonl`: one JSON object per line (docs/exports.md),
+// each process between its start and end records, in time order; `ts` in ns
+// since timeOrigin(), which the process start record gives as text.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Export.h"
+#include "ExportCommon.h"
+#include "Json.h"
+#include "ProcessFields.h"
+
+namespace sonde::trace {
+namespace {
+
+/// The fields of an API call record (a watch of an `Api` site whose value
+/// is {phase, call, args | ret}): docs/trace-format.md.
+void apiFields(JsonOut &J, const SiteInfo &S, const Value &V) {
+  const Value *Phase = V.get("phase");
+  J.key("phase").str(Phase ? Phase->str() : "?");
+  if (const Value *Call = V.get("call"))
+    J.key("call").value(*Call);
+  J.key("function").str(S.Name);
+  if (const Value *A = V.get("args")) {
+    J.key("call_args").open();
+    const std::vector<Value> &Items = A->items();
+    for (size_t I = 0; I < Items.size(); ++I)
+      J.key(I < S.ArgNames.size() ? S.ArgNames[I] : "arg" + std::to_string(I))
+          .value(Items[I]);
+    J.close();
+  }
+  if (const Value *R = V.get("ret"))
+    J.key("ret").value(*R);
+}
+
+void processRecord(JsonOut &J, const Trace &T, bool End, int64_t Origin) {
+  const ProcessInfo &P = T.Process;
+  J.open();
+  J.key("kind").str("process");
+  J.key("event").str(End ? "end" : "start");
+  // A file cut before its process block has no start time: null.
+  if (int64_t Ts = End ? P.EndNs : P.StartNs)
+    J.key("ts").num(Ts - Origin);
+  else
+    J.key("ts").raw("null");
+  if (!End)
+    J.key("origin_unix_ns").str(unixNsText(Origin));
+  processFields(J, T,
+                {ProcessField::Pid, ProcessField::Rank, ProcessField::Program});
+  if (End) {
+    processFields(J, T, {ProcessField::How, ProcessField::Dropped});
+    if (!T.Complete)
+      J.key("torn").raw("true");
+  } else {
+    processFields(J, T, {ProcessField::PPid, ProcessField::Host});
+  }
+  J.close().raw("\n");
+}
+
+} // namespace
+
+void exportJsonl(const std::vector<Trace> &Traces, std::FILE *Out) {
+  JsonOut J(Out);
+  // Times are nanoseconds since one origin (below 2^53, exact in every
+  // JSON reader); each process start record gives it as text.
+  int64_t Origin = timeOrigin(Traces);
+  for (const Trace &T : Traces) {
+    processRecord(J, T, false, Origin);
+    for (const Event &E : T.Events) {
+      const SiteInfo &S = T.site(E.Site);
+      J.open();
+      // A state site's records are watches, one per parameter; an api
+      // site's are the pre and post (or error) records of its calls.
+      bool Api = S.Kind == SiteKind::Api && E.Kind == EventKind::Watch;
+      J.key("kind").str(E.Kind == EventKind::Watch && S.Kind == SiteKind::State
+                            ? "state"
+                        : Api ? "api"
+                              : kindName(E.Kind));
+      if (Api)
+        apiFields(J, S, E.V);
+      J.key("cat").str(S.topCategory());
+      J.key("name").str(eventName(T, E));
+      J.key("ts").num(E.Ts - Origin);
+      if (E.Kind == EventKind::Region)
+        J.key("dur").num(E.Dur);
+      J.key("pid").num(T.Process.Pid);
+      J.key("tid").num(T.tid(E.Thread));
+      J.key("rank").num(T.Process.Rank);
+      J.key("site").num(static_cast<uint64_t>(S.Id));
+      if (S.StableId)
+        J.key("site_id").str(stableIdText(S.StableId));
+      J.key("file").str(S.File);
+      J.key("line").num(static_cast<uint64_t>(S.Line));
+      J.key("func").str(S.Function);
+      if (E.Kind == EventKind::Region)
+        J.key("level").num(static_cast<uint64_t>(E.Level));
+      if (E.Iter >= 0)
+        J.key("iter").num(E.Iter);
+      if (E.Kind == EventKind::Watch && !Api)
+        J.key("value").value(E.V);
+      if (E.Unfinished)
+        J.key("unfinished").raw("true");
+      if (!E.A->empty())
+        J.key("args").args(*E.A);
+      J.close().raw("\n");
+    }
+    processRecord(J, T, true, Origin);
+  }
+}
+
+} // namespace sonde::trace

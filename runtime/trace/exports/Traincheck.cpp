@@ -1,0 +1,252 @@
+//===- Traincheck.cpp - The TrainCheck export -----------------------------===//
+//
+// `sonde export --format traincheck`: TrainCheck's JSON lines
+// (docs/exports.md): API records ("function_call (pre)" / "(post)" with
+// func_call_id, meta_vars, args) and variable records (var_name, var_type,
+// mode, attributes), each process in time order. Regions are calls too.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Export.h"
+#include "ExportCommon.h"
+#include "Json.h"
+
+#include <algorithm>
+#include <set>
+
+namespace sonde::trace {
+namespace {
+
+/// A value as TrainCheck's var_to_serializable writes it: a tensor summary
+/// under its type name, anything else as itself.
+void tcValue(JsonOut &J, const Value &V) {
+  if (V.K == Value::Kind::Object && V.get("dtype") && V.get("shape")) {
+    J.open().key("torch.Tensor").value(V).close();
+    return;
+  }
+  J.value(V);
+}
+
+/// One TrainCheck line to write: at `Time`, from event `Index`.
+struct TcLine {
+  int64_t Time;
+  uint32_t Index;
+  enum Type : uint8_t { Pre, Post, Var } Ty;
+};
+
+bool isOwnArg(const SiteInfo &S, const std::string &Name) {
+  return std::find(S.ArgNames.begin(), S.ArgNames.end(), Name) !=
+         S.ArgNames.end();
+}
+
+/// TrainCheck's meta_vars: the context in force (epoch, step, ...), without
+/// the site's own args, which go to `args`.
+void metaVars(JsonOut &J, const SiteInfo &S, const Event &E, bool OwnOnly) {
+  J.open();
+  for (const auto &KV : *E.A)
+    if (isOwnArg(S, KV.first) == OwnOnly)
+      J.key(KV.first).value(KV.second);
+  J.close();
+}
+
+/// A variable record's attributes: a structured value's members (a tensor
+/// summary: dtype, shape, min, max, mean, hash...), else {"value": v}.
+void attributes(JsonOut &J, const Value &V) {
+  J.open();
+  if (V.K == Value::Kind::Object) {
+    for (const auto &KV : V.members())
+      J.key(KV.first).value(KV.second);
+  } else {
+    J.key("value").value(V);
+  }
+  J.close();
+}
+
+/// An API call record (a watch of an `Api` site whose value is
+/// {phase, call, args} or {phase, call, ret}) as TrainCheck's
+/// function_wrapper writes its pre and post records.
+void apiRecord(JsonOut &J, const Trace &T, const Event &E, const SiteInfo &S,
+               int64_t Time) {
+  std::string Ph = apiPhase(E.V);
+  J.key("func_call_id")
+      .str(std::to_string(T.Process.Pid) + "_" + std::to_string(apiCall(E.V)));
+  J.key("thread_id").num(T.tid(E.Thread));
+  J.key("process_id").num(T.Process.Pid);
+  J.key("meta_vars").args(*E.A);
+  J.key("type").str(Ph == "pre"    ? "function_call (pre)"
+                    : Ph == "post" ? "function_call (post)"
+                                   : "function_call (post) (exception)");
+  J.key("function").str(S.Name);
+  J.key("is_bound_method").raw("false");
+  J.key("obj_id").raw("null");
+  if (Ph == "pre") {
+    // Positional, as TrainCheck's to_dict_args_kwargs keys them.
+    J.key("args").open();
+    if (const Value *A = E.V.get("args")) {
+      for (size_t I = 0; I < A->items().size(); ++I) {
+        J.key(std::to_string(I));
+        tcValue(J, A->items()[I]);
+      }
+    }
+    J.close();
+    J.key("kwargs").raw("{}");
+  } else if (Ph == "post") {
+    J.key("return_values");
+    if (const Value *Ret = E.V.get("ret"))
+      tcValue(J, *Ret);
+    else
+      J.raw("null");
+  } else {
+    // The runtime sees that an exception left the call, not which one.
+    J.key("exception").str("unknown");
+    J.key("exception_msg").str("");
+  }
+  J.key("time").num(Time);
+  J.key("sonde").open();
+  J.key("func").str(S.Function);
+  J.key("file").str(S.File);
+  J.key("line").num(static_cast<uint64_t>(S.Line));
+  J.close();
+}
+
+/// A model-state record (a `State` site: one watch per parameter) as a
+/// TrainCheck variable record of a torch.nn.Parameter: its attributes are
+/// what convert_var_to_dict dumps (data as stats or hash, grad, dtype,
+/// shape, requires_grad).
+void stateRecord(JsonOut &J, const Trace &T, const Event &E, const SiteInfo &S,
+                 const std::string &Name, bool New, int64_t Time) {
+  const Value &V = E.V;
+  J.key("var_name").str(Name);
+  J.key("var_type").str("torch.nn.Parameter");
+  J.key("mode").str(New ? "new" : "update");
+  J.key("dump_loc").str(S.Function);
+  J.key("process_id").num(T.Process.Pid);
+  J.key("thread_id").num(T.tid(E.Thread));
+  J.key("time").num(Time);
+  J.key("meta_vars").args(*E.A);
+  J.key("attributes").open();
+  J.key("data");
+  if (const Value *H = V.get("hash")) {
+    J.value(*H);
+  } else {
+    J.open();
+    for (const char *K : {"min", "max", "mean", "std", "norm", "nan", "inf"})
+      if (const Value *M = V.get(K))
+        J.key(K).value(*M);
+    if (const Value *Sh = V.get("shape"))
+      J.key("shape").value(*Sh);
+    J.close();
+  }
+  J.key("grad");
+  if (const Value *G = V.get("grad"))
+    J.value(*G);
+  else
+    J.raw("null");
+  if (const Value *D = V.get("dtype"))
+    J.key("dtype").str("torch." + D->str());
+  for (const char *K : {"shape", "device", "requires_grad"})
+    if (const Value *M = V.get(K))
+      J.key(K).value(*M);
+  J.close();
+  J.key("type").str("state_change");
+  J.key("sonde_site").str(S.Name);
+}
+
+} // namespace
+
+void exportTraincheck(const std::vector<Trace> &Traces, std::FILE *Out) {
+  JsonOut J(Out);
+  for (const Trace &T : Traces) {
+    const ProcessInfo &P = T.Process;
+    std::vector<TcLine> Lines;
+    Lines.reserve(T.Events.size() * 2);
+    for (uint32_t I = 0; I < T.Events.size(); ++I) {
+      const Event &E = T.Events[I];
+      if (E.Kind == EventKind::Region) {
+        Lines.push_back({E.Ts, I, TcLine::Pre});
+        // An unfinished region is a call without its post record, which
+        // TrainCheck reads as an incomplete call.
+        if (!E.Unfinished)
+          Lines.push_back({E.Ts + E.Dur, I, TcLine::Post});
+      } else if (E.Kind == EventKind::Watch) {
+        bool Api = T.site(E.Site).Kind == SiteKind::Api;
+        Lines.push_back({E.Ts, I,
+                         !Api                     ? TcLine::Var
+                         : apiPhase(E.V) == "pre" ? TcLine::Pre
+                                                  : TcLine::Post});
+      }
+    }
+    // Each process in time order, as TrainCheck's reader expects; a post at
+    // the same time as a later pre comes first (the call ended first).
+    std::sort(Lines.begin(), Lines.end(), [](const TcLine &A, const TcLine &B) {
+      if (A.Time != B.Time)
+        return A.Time < B.Time;
+      bool APost = A.Ty == TcLine::Post, BPost = B.Ty == TcLine::Post;
+      if (APost != BPost)
+        return APost;
+      // Posts of nested calls ending together: the inner (later) one first.
+      return APost ? A.Index > B.Index : A.Index < B.Index;
+    });
+    std::set<std::pair<std::string, std::string>> SeenVars;
+    for (const TcLine &L : Lines) {
+      const Event &E = T.Events[L.Index];
+      const SiteInfo &S = T.site(E.Site);
+      J.open();
+      if (S.Kind == SiteKind::Api && E.Kind == EventKind::Watch) {
+        apiRecord(J, T, E, S, L.Time);
+      } else if (S.Kind == SiteKind::State && E.V.K == Value::Kind::Object) {
+        const Value *Param = E.V.get("param");
+        std::string Name = Param ? Param->str() : S.Name;
+        bool New = SeenVars.emplace(Name, S.Name).second;
+        stateRecord(J, T, E, S, Name, New, L.Time);
+      } else if (L.Ty == TcLine::Var) {
+        bool New = SeenVars.emplace(S.Name, S.Function).second;
+        J.key("var_name").str(S.Name);
+        J.key("var_type").str(S.Type.empty() ? "unknown" : S.Type);
+        J.key("mode").str(New ? "new" : "update");
+        J.key("dump_loc").str(S.Function);
+        J.key("process_id").num(P.Pid);
+        J.key("thread_id").num(T.tid(E.Thread));
+        J.key("time").num(L.Time);
+        J.key("meta_vars");
+        metaVars(J, S, E, false);
+        J.key("attributes");
+        attributes(J, E.V);
+        J.key("type").str("state_change");
+      } else {
+        // "r": never the id of an API call (<pid>_<call>) of this process.
+        J.key("func_call_id")
+            .str(std::to_string(P.Pid) + "_r" + std::to_string(L.Index));
+        J.key("thread_id").num(T.tid(E.Thread));
+        J.key("process_id").num(P.Pid);
+        J.key("meta_vars");
+        metaVars(J, S, E, false);
+        J.key("type").str(L.Ty == TcLine::Pre ? "function_call (pre)"
+                                              : "function_call (post)");
+        J.key("function").str(S.Name);
+        J.key("is_bound_method").raw("false");
+        J.key("obj_id").raw("null");
+        if (L.Ty == TcLine::Pre) {
+          J.key("args");
+          metaVars(J, S, E, true);
+          J.key("kwargs").raw("{}");
+        } else {
+          J.key("return_values").raw("null");
+        }
+        J.key("time").num(L.Time);
+        J.key("sonde").open();
+        J.key("cat").str(S.Category);
+        J.key("func").str(S.Function);
+        J.key("file").str(S.File);
+        J.key("line").num(static_cast<uint64_t>(S.Line));
+        J.key("level").num(static_cast<uint64_t>(E.Level));
+        if (E.Iter >= 0)
+          J.key("iter").num(E.Iter);
+        J.close();
+      }
+      J.close().raw("\n");
+    }
+  }
+}
+
+} // namespace sonde::trace

@@ -1,0 +1,180 @@
+//===- Blocks.cpp - Decoding the blocks of a trace file -------------------===//
+//
+// What each block type gives the Trace: the process, clock anchors,
+// strings, sites, threads, drop counts, regions still open at the end and
+// the end record. Events blocks go to Decoder::events (Records.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Decoder.h"
+
+#include <algorithm>
+
+namespace sonde::trace::detail {
+
+std::string readStr(Cursor &C) {
+  uint64_t N = C.varint();
+  const uint8_t *P = C.bytes(N);
+  return P ? std::string(reinterpret_cast<const char *>(P), N) : std::string();
+}
+
+void Decoder::block(Block B, Cursor &C) {
+  switch (B) {
+  case Block::Process: {
+    const uint8_t *At = C.pos();
+    ProcessInfo &P = T.Process;
+    P.Pid = C.varint();
+    P.PPid = C.varint();
+    P.Rank = static_cast<int64_t>(C.varint());
+    P.Host = readStr(C);
+    P.Program = readStr(C);
+    uint64_t Start = C.varint();
+    P.StartNs = static_cast<int64_t>(std::min<uint64_t>(Start, MaxTimeNs));
+    if (C.ok() && !C.atEnd()) // format 1.1 appends the boot id
+      P.BootId = readStr(C);
+    if (Start > static_cast<uint64_t>(MaxTimeNs))
+      return corrupt(At, "a process start time after the year 2116");
+    break;
+  }
+  case Block::Clock: {
+    const uint8_t *At = C.pos();
+    ClockAnchor A;
+    A.Tsc = C.varint();
+    uint64_t Real = C.varint();
+    uint64_t Mono = C.varint();
+    if (!C.ok())
+      return corrupt(At, "a clock anchor cut short");
+    if (Real > static_cast<uint64_t>(MaxTimeNs) ||
+        Mono > static_cast<uint64_t>(MaxTimeNs))
+      return corrupt(At, "a clock anchor after the year 2116");
+    A.RealNs = static_cast<int64_t>(Real);
+    A.MonoNs = static_cast<int64_t>(Mono);
+    Anchors.push_back(A);
+    break;
+  }
+  case Block::String: {
+    uint32_t Id = static_cast<uint32_t>(C.varint());
+    std::string S = readStr(C);
+    if (C.ok())
+      Strings[Id] = std::move(S);
+    break;
+  }
+  case Block::Site: {
+    const uint8_t *At = C.pos();
+    uint64_t IdV = C.varint();
+    if (!C.ok() || IdV == 0 || IdV > MaxSite)
+      return corrupt(At, "a site id of " + std::to_string(IdV));
+    auto Id = static_cast<uint32_t>(IdV);
+    SiteInfo S;
+    S.Id = Id;
+    uint8_t Kind = C.byte();
+    S.Kind = static_cast<SiteKind>(Kind);
+    S.Flags = C.byte();
+    uint64_t Line = C.varint();
+    S.Line = static_cast<uint32_t>(Line);
+    S.StableId = C.varint();
+    S.Category = readStr(C);
+    S.Name = readStr(C);
+    S.File = readStr(C);
+    S.Function = readStr(C);
+    std::string Args = readStr(C);
+    S.Type = readStr(C);
+    if (!C.ok())
+      return corrupt(At, "a site block cut short");
+    if (Kind < static_cast<uint8_t>(SiteKind::Region) ||
+        Kind > static_cast<uint8_t>(SiteKind::Api))
+      return corrupt(At, "site " + std::to_string(Id) + " of unknown kind " +
+                             std::to_string(Kind));
+    if (Line > UINT32_MAX)
+      return corrupt(At, "site " + std::to_string(Id) + " on line " +
+                             std::to_string(Line));
+    // A site is described once; a second description (a flipped bit in
+    // an id) would change the kind of records already read.
+    if (Id < T.Sites.size() && T.Sites[Id].Id == Id)
+      return corrupt(At, "site " + std::to_string(Id) + " defined twice");
+    ensureSite(Id);
+    T.Sites[Id] = std::move(S);
+    SiteInfo &Def = T.Sites[Id];
+    Def.ArgNames.clear();
+    size_t Pos = 0;
+    while (!Args.empty() && Pos <= Args.size()) {
+      size_t Comma = Args.find(',', Pos);
+      if (Comma == std::string::npos)
+        Comma = Args.size();
+      Def.ArgNames.push_back(Args.substr(Pos, Comma - Pos));
+      Pos = Comma + 1;
+    }
+    break;
+  }
+  case Block::Thread: {
+    const uint8_t *At = C.pos();
+    ThreadInfo TI;
+    uint64_t Index = C.varint();
+    TI.Index = static_cast<uint32_t>(Index);
+    TI.Tid = C.varint();
+    TI.Name = readStr(C);
+    if (!C.ok() || Index > UINT32_MAX)
+      return corrupt(At, "a thread block cut short or of thread " +
+                             std::to_string(Index));
+    auto It =
+        std::find_if(T.Threads.begin(), T.Threads.end(),
+                     [&](const ThreadInfo &O) { return O.Index == TI.Index; });
+    if (It != T.Threads.end())
+      *It = TI; // a rename
+    else
+      T.Threads.push_back(TI);
+    break;
+  }
+  case Block::Events:
+    events(C);
+    break;
+  case Block::Dropped: {
+    const uint8_t *At = C.pos();
+    uint64_t Thread = C.varint();
+    uint64_t N = C.varint();
+    if (!C.ok() || !knownThread(Thread))
+      return corrupt(At, "a dropped-records block of an unknown thread");
+    Dropped[static_cast<uint32_t>(Thread)] = N;
+    break;
+  }
+  case Block::Unfinished: {
+    const uint8_t *At = C.pos();
+    uint64_t ThreadV = C.varint();
+    uint64_t SiteV = C.varint();
+    uint64_t Start = C.varint();
+    uint64_t LevelV = C.varint();
+    if (!C.ok() || !knownThread(ThreadV))
+      return corrupt(At, "an unfinished region of an unknown thread");
+    if (const char *Bad = checkSite(SiteV, Ev::Region))
+      return corrupt(At, std::string(Bad) + " (" + siteName(SiteV) + ")");
+    auto Site = static_cast<uint32_t>(SiteV);
+    if (LevelV > format::MaxLevel)
+      return corrupt(At, "an unfinished region at nesting level " +
+                             std::to_string(LevelV));
+    auto Thread = static_cast<uint32_t>(ThreadV);
+    auto Level = static_cast<uint32_t>(LevelV);
+    Event E;
+    E.Kind = EventKind::Region;
+    E.Unfinished = true;
+    E.Site = Site;
+    E.Thread = Thread;
+    E.Level = Level;
+    E.Ts = static_cast<int64_t>(Start);
+    E.Dur = -1; // until the end of the trace, set in finish()
+    E.A = argsFor(Threads[Thread], Site);
+    T.Events.push_back(std::move(E));
+    OrderLevel.push_back(Level);
+    break;
+  }
+  case Block::End: {
+    T.Process.Ended = true;
+    T.Process.How = readStr(C);
+    T.Process.Dropped = C.varint();
+    if (!Anchors.empty())
+      EndTsc = Anchors.back().Tsc;
+    break;
+  }
+  }
+}
+
+} // namespace sonde::trace::detail
