@@ -110,8 +110,7 @@ void Spdlog_AsyncFile(benchmark::State &State) {
     spdlog::init_thread_pool(2 * Burst, 1);
     const char *Dir = std::getenv("SONDE_OUTPUT");
     std::string Path = std::string(Dir ? Dir : "/tmp") + "/spdlog-bench.log";
-    return spdlog::basic_logger_mt<spdlog::async_factory>("bench", Path,
-                                                          true);
+    return spdlog::basic_logger_mt<spdlog::async_factory>("bench", Path, true);
   }();
   bursts(
       State, [](int64_t V) { Logger->info("value={}", V); },

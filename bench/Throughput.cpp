@@ -67,7 +67,7 @@ int main(int Argc, char **Argv) {
   sonde::flush();
   auto T1 = std::chrono::steady_clock::now();
   double Secs = std::chrono::duration<double>(T1 - T0).count();
-  struct stat St {};
+  struct stat St{};
   stat(sonde::traceFile(), &St);
   std::printf("{\"records\": %ld, \"seconds\": %.6f, \"mrec_s\": %.3f, "
               "\"file_bytes\": %lld, \"trace\": \"%s\"%s}\n",
