@@ -265,11 +265,6 @@ void PlanBuilder::note(SourceLocation L, SourceNote::Level Lvl,
   N.Message = Msg.str();
   N.Flag = Flag.str();
   N.RawLoc = E.getRawEncoding();
-  // A site reached twice on the way (its declaration and its code) says
-  // the same thing once.
-  for (const SourceNote &Old : P.Notes)
-    if (Old.RawLoc == N.RawLoc && Old.Lvl == N.Lvl && Old.Message == N.Message)
-      return;
   P.Notes.push_back(std::move(N));
 }
 

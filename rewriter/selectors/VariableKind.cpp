@@ -68,10 +68,9 @@ public:
                   "sonde-unsupported");
         continue;
       }
-      SiteRef R = site(B, Pr, F, PV, PV->getLocation(), F.Body, true, Fx);
+      auto [R, A] = site(B, Pr, F, PV, PV->getLocation(), F.Body, true, Fx);
       Code T(" ");
-      T += watchStmt(R, B.guard(Pr, F, R), PV->getName(),
-                     rideAlong(B, Fx, Pr, F, F.Body, true, PV->getLocation()));
+      T += watchStmt(R, B.guard(Pr, F, R), PV->getName(), A);
       B.atBodyStart(F, StartOrder::Watch, T, Pr.Index);
     }
     for (const Stmt *St : Fx.Preorder) {
@@ -112,9 +111,16 @@ private:
     return true;
   }
 
-  SiteRef site(PlanBuilder &B, const Probe &Pr, const HostFunction &F,
-               const ValueDecl *V, SourceLocation At, const Stmt *AtStmt,
-               bool AtBodyStart, const FunctionFacts &Fx) const {
+  /// A watch site of `V` and the ride-alongs it records with, computed
+  /// once: a capture not in scope is said once, by this call.
+  struct WatchSite {
+    SiteRef R;
+    RideAlong A;
+  };
+
+  WatchSite site(PlanBuilder &B, const Probe &Pr, const HostFunction &F,
+                 const ValueDecl *V, SourceLocation At, const Stmt *AtStmt,
+                 bool AtBodyStart, const FunctionFacts &Fx) const {
     const Item &I = Pr.Q.FocusItem;
     std::string Name = V->getNameAsString();
     std::string Recorded =
@@ -125,8 +131,9 @@ private:
     RideAlong A = rideAlong(B, Fx, Pr, F, AtStmt, AtBodyStart, At);
     PrintingPolicy PP(B.LO);
     B.noteValueType(V->getType());
-    return B.addSite(Pr, F, "watch", Recorded, "var:" + Name, At, Name,
-                     V->getType().getAsString(PP), A.Names);
+    SiteRef R = B.addSite(Pr, F, "watch", Recorded, "var:" + Name, At, Name,
+                          V->getType().getAsString(PP), A.Names);
+    return {std::move(R), std::move(A)};
   }
 
   void declared(PlanBuilder &B, const FunctionFacts &Fx, const Probe &Pr,
@@ -141,8 +148,7 @@ private:
       return;
     }
     auto Watch = [&](const Stmt *AtStmt) {
-      SiteRef R = site(B, Pr, F, V, Loc, AtStmt, false, Fx);
-      RideAlong A = rideAlong(B, Fx, Pr, F, AtStmt, false, Loc);
+      auto [R, A] = site(B, Pr, F, V, Loc, AtStmt, false, Fx);
       return std::make_pair(R,
                             watchStmt(R, B.guard(Pr, F, R), V->getName(), A));
     };
@@ -150,8 +156,7 @@ private:
       if (Static) {
         // A static local is initialized once: record that once; a
         // thread_local one once per thread, as it is initialized.
-        SiteRef R = site(B, Pr, F, V, Loc, DS, false, Fx);
-        RideAlong A = rideAlong(B, Fx, Pr, F, DS, false, Loc);
+        auto [R, A] = site(B, Pr, F, V, Loc, DS, false, Fx);
         bool PerThread = cast<VarDecl>(V)->getTLSKind() != VarDecl::TLS_None;
         Code T(std::string(PerThread ? "thread_local" : "static") +
                " const bool sonde_once_" + R.Tag + " = (");
@@ -220,8 +225,7 @@ private:
     const Stmt *N = skipTransparent(B, Fx, E);
     const Stmt *Par = B.parent(Fx, N);
     if (B.isStatementPosition(Fx, N)) {
-      SiteRef R = site(B, Pr, F, V, Loc, N, false, Fx);
-      RideAlong A = rideAlong(B, Fx, Pr, F, N, false, Loc);
+      auto [R, A] = site(B, Pr, F, V, Loc, N, false, Fx);
       B.afterStatement(Fx, N, watchStmt(R, B.guard(Pr, F, R), V->getName(), A),
                        Pr.Index);
       return;
@@ -241,8 +245,7 @@ private:
                     (Fo && Fo->getInc() == Outer);
       }
     if (Discarded) {
-      SiteRef R = site(B, Pr, F, V, Loc, N, false, Fx);
-      RideAlong A = rideAlong(B, Fx, Pr, F, N, false, Loc);
+      auto [R, A] = site(B, Pr, F, V, Loc, N, false, Fx);
       Code T(", ");
       T += watchAsExpr(R, B.guard(Pr, F, R), V->getName(), A);
       B.insert(B.afterToken(N->getEndLoc()), rank::AfterStmt, T, Pr.Index);
@@ -285,7 +288,8 @@ private:
                 "sonde-unsupported");
       return;
     }
-    SiteRef R = site(B, Pr, F, V, Loc, N, false, Fx);
+    // No ride-alongs here (refused above): the site alone.
+    SiteRef R = site(B, Pr, F, V, Loc, N, false, Fx).R;
     B.wrapExpr(E,
                (Scalar ? "::sonde::passValue(" : "::sonde::passRef(") + R.Var +
                    ", ",
