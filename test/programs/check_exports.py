@@ -42,7 +42,7 @@ env = dict(os.environ, SONDE_OUTPUT=tmp)
 out = subprocess.run([PROGRAM, "3"], env=env, capture_output=True, text=True, check=True)
 EPOCHS, BATCHES = 3, 2048 // 32
 
-# --- JSONL (docs/cli.md) -----------------------------------------------------
+# --- JSONL (docs/exports.md) ------------------------------------------------
 lines = run("export", tmp, "--format", "jsonl").stdout.splitlines()
 recs = [json.loads(l) for l in lines]
 check(recs[0]["kind"] == "process" and recs[0]["event"] == "start", "first record is the process start")

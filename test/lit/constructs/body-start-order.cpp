@@ -1,6 +1,6 @@
 // What goes at the start of a body, or right before a statement, comes
 // after the braces that enclose it and before the openers of constructs
-// inside the statement. Found on runtime/trace/Reader.cpp (issue 3): the
+// inside the statement. Found on the trace reader (issue 3): the
 // unbraced range-for body `Sorted.push_back(...)` became
 // `{ ((void)::sonde::Region(..), ::sonde::watchAny(.., K); Sorted.push_back(..)); }`,
 // and a body written without a space (`{return g(v);}`) put the call's
