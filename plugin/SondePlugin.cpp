@@ -60,7 +60,8 @@ unsigned errorID(DiagnosticsEngine &D) {
 std::string runtimeHeader(const plugin::Options &Opts) {
   if (!Opts.RuntimeInclude.empty()) {
     SmallString<256> P(frontdoor::runtimeHeaderIn(Opts.RuntimeInclude));
-    sys::fs::make_absolute(P);
+    // Without a current directory the path stays as given.
+    (void)sys::fs::make_absolute(P);
     return sys::fs::exists(P) ? P.str().str() : "";
   }
   SmallString<256> Plugin;
@@ -68,7 +69,8 @@ std::string runtimeHeader(const plugin::Options &Opts) {
   if (dladdr(reinterpret_cast<const void *>(&runtimeHeader), &Info) &&
       Info.dli_fname) {
     Plugin = Info.dli_fname;
-    sys::fs::make_absolute(Plugin);
+    // Without a current directory the path stays as given.
+    (void)sys::fs::make_absolute(Plugin);
   }
   std::string Include =
       frontdoor::findRuntimeInclude(Plugin, frontdoor::InstalledIn::PluginDir);
@@ -79,9 +81,11 @@ std::string runtimeHeader(const plugin::Options &Opts) {
 std::string sitesPath(StringRef Arg, StringRef InFile) {
   if (!Arg.ends_with("/") && !sys::fs::is_directory(Arg))
     return Arg.str();
-  sys::fs::create_directories(Arg);
+  // A folder that cannot be made fails the write, which says so.
+  (void)sys::fs::create_directories(Arg);
   SmallString<256> Abs(InFile);
-  sys::fs::make_absolute(Abs);
+  // Without a current directory the path stays as given.
+  (void)sys::fs::make_absolute(Abs);
   SmallString<256> P(Arg);
   sys::path::append(P, sys::path::filename(InFile).str() + "." +
                            utohexstr(xxh3_64bits(Abs.str()), true) + ".sites");
@@ -191,7 +195,8 @@ private:
   /// not listed; sonde_instrument puts the spec's hash in the flags.)
   void dependOnSpec(CompilerInstance &CI) {
     SmallString<256> Abs(Opts.SpecPath);
-    sys::fs::make_absolute(Abs);
+    // Without a current directory the path stays as given.
+    (void)sys::fs::make_absolute(Abs);
     if (StringRef(Abs).find_first_of("\"\\\n") != StringRef::npos)
       return;
     Preprocessor &PP = CI.getPreprocessor();

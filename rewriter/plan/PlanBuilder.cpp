@@ -162,7 +162,7 @@ bool PlanBuilder::atBlockStart(const FunctionFacts &Fx, const Stmt *Body,
 }
 
 bool PlanBuilder::atBlockEnd(const FunctionFacts &Fx, const Stmt *Body,
-                             Code Text, unsigned ProbeIndex) {
+                             const Code &Text, unsigned ProbeIndex) {
   Body = underAttributes(Body);
   if (auto *C = dyn_cast<CompoundStmt>(Body)) {
     if (!editable(C->getRBracLoc()))
@@ -181,7 +181,7 @@ bool PlanBuilder::atBlockEnd(const FunctionFacts &Fx, const Stmt *Body,
 }
 
 bool PlanBuilder::afterStatement(const FunctionFacts &Fx, const Stmt *St,
-                                 Code Text, unsigned ProbeIndex) {
+                                 const Code &Text, unsigned ProbeIndex) {
   std::optional<unsigned> End = afterStmt(St);
   if (!End)
     return false;
@@ -208,7 +208,7 @@ bool PlanBuilder::beforeStatement(const FunctionFacts &Fx, const Stmt *St,
   return true;
 }
 
-bool PlanBuilder::wrapStatement(const Stmt *St, Code Before,
+bool PlanBuilder::wrapStatement(const Stmt *St, const Code &Before,
                                 unsigned ProbeIndex) {
   std::optional<unsigned> End = afterStmt(St);
   if (!End || !editable(St->getBeginLoc()))

@@ -191,16 +191,16 @@ public:
   bool atBlockStart(const FunctionFacts &Fx, const clang::Stmt *Body, int Rank,
                     Code Text, unsigned ProbeIndex = 0);
   /// Before the closing brace of a (loop) body; braces an unbraced body.
-  bool atBlockEnd(const FunctionFacts &Fx, const clang::Stmt *Body, Code Text,
-                  unsigned ProbeIndex = 0);
+  bool atBlockEnd(const FunctionFacts &Fx, const clang::Stmt *Body,
+                  const Code &Text, unsigned ProbeIndex = 0);
   /// Right after statement `St`; braces it if it is an unbraced body.
-  bool afterStatement(const FunctionFacts &Fx, const clang::Stmt *St, Code Text,
-                      unsigned ProbeIndex = 0);
+  bool afterStatement(const FunctionFacts &Fx, const clang::Stmt *St,
+                      const Code &Text, unsigned ProbeIndex = 0);
   /// Right before statement `St`; braces it if it is an unbraced body.
   bool beforeStatement(const FunctionFacts &Fx, const clang::Stmt *St,
                        Code Text, unsigned ProbeIndex = 0);
   /// Wraps statement `St` in `{ Before St }`.
-  bool wrapStatement(const clang::Stmt *St, Code Before,
+  bool wrapStatement(const clang::Stmt *St, const Code &Before,
                      unsigned ProbeIndex = 0);
   /// Wraps expression `E` in `Open E Close`.
   bool wrapExpr(const clang::Expr *E, Code Open, Code Close,

@@ -32,7 +32,8 @@ std::string specFingerprint(const Spec &S) {
 
 std::string matchSummaryPath(StringRef Dir, StringRef Source) {
   SmallString<256> Abs(Source);
-  sys::fs::make_absolute(Abs);
+  // Without a current directory the path stays as given.
+  (void)sys::fs::make_absolute(Abs);
   sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
   SmallString<256> P(Dir);
   sys::path::append(P, sys::path::filename(Source).str() + "." +
@@ -65,7 +66,7 @@ Error writeMatchSummary(const Spec &S, const Plan &P, StringRef Dir,
   if (!EC)
     EC = sys::fs::rename(Tmp, Path);
   if (EC) {
-    sys::fs::remove(Tmp);
+    (void)sys::fs::remove(Tmp); // best effort: the error below is the news
     return Fail(EC, "write", Path);
   }
   return Error::success();
@@ -213,6 +214,7 @@ std::vector<UnmatchedProbe> unmatchedProbes(const Spec &S,
     U.P = &Pr;
     // The function globs that name nothing that exists: the likely typo.
     std::vector<const FuncGlob *> Globs;
+    Globs.reserve(Pr.Q.Context.size() + 1);
     for (const FuncGlob &G : Pr.Q.Context)
       Globs.push_back(&G);
     Globs.push_back(&Pr.Q.Host);

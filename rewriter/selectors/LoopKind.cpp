@@ -104,7 +104,7 @@ std::string rangeHandover(const PlanBuilder &B, const CXXForRangeStmt *R,
 /// Wraps the range of `R` in `Fn(Args, range)`, or `FnMade(Args, [&]() ->
 /// decltype(auto) { return range; })` when it is made in place.
 void wrapRangeInit(PlanBuilder &B, const CXXForRangeStmt *R, bool Made,
-                   llvm::StringRef Fn, Code Args) {
+                   llvm::StringRef Fn, const Code &Args) {
   Code Open("::sonde::");
   Open += Fn.str() + (Made ? "Made(" : "(");
   Open += Args;

@@ -168,8 +168,7 @@ private:
     if (E.Meta == MetaKind::Exit)
       return; // the region ends with its scope
     if (E.Meta == MetaKind::EndLoopVar) {
-      Item Loops = E;
-      for (const Stmt *L : selectLoops(B, Fx, Loops)) {
+      for (const Stmt *L : selectLoops(B, Fx, E)) {
         const Stmt *Body = loopBody(L);
         bool SameLoop = Body == Scope;
         if (!SameLoop && !inside(B, Fx, L, Scope))

@@ -112,7 +112,7 @@ private:
                  StringRef Short) const {
     const Stmt *Cur = CE;
     const Stmt *Par = B.parent(Fx, Cur);
-    while (Par && isa<Expr>(Par)) {
+    while (isa_and_nonnull<Expr>(Par)) {
       Cur = Par;
       Par = B.parent(Fx, Cur);
     }

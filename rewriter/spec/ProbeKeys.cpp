@@ -243,9 +243,8 @@ Read readWhen(SpecChecks &C, StringRef Key, const YAML::Node &,
 Read readEvery(SpecChecks &C, StringRef, const YAML::Node &,
                const YAML::Node &V, ProbeDraft &D) {
   Probe &P = D.P;
-  std::string T;
-  if (!V.IsScalar() || StringRef(T = V.Scalar()).getAsInteger(10, P.Every) ||
-      P.Every == 0) {
+  std::string T = V.IsScalar() ? V.Scalar() : std::string();
+  if (!V.IsScalar() || StringRef(T).getAsInteger(10, P.Every) || P.Every == 0) {
     bool Digits = !T.empty() && all_of(T, isDigit) && T.size() > 9;
     C.error(C.Pos.valueLoc(V),
             Digits ? "'every' is at most " +

@@ -54,7 +54,8 @@ void instrumentSource(const CompilationDatabase &DB, const rewriter::Spec &S,
   ClangTool Tool(DB, {R.Path}, std::make_shared<PCHContainerOperations>(),
                  llvm::vfs::createPhysicalFileSystem());
   SmallString<256> Abs(R.Path);
-  sys::fs::make_absolute(Abs);
+  // Without a current directory the path stays as given.
+  (void)sys::fs::make_absolute(Abs);
   Tool.mapVirtualFile(Abs, Text);
   Tool.appendArgumentsAdjuster(commonAdjuster(PrintMutex));
   std::string Rendered;

@@ -60,10 +60,12 @@ Error checkReplaceable(StringRef Path, struct stat &St) {
 
 std::string outputPath(StringRef Dir, StringRef Source) {
   SmallString<256> Abs(Source);
-  sys::fs::make_absolute(Abs);
+  // Without a current directory the path stays as given.
+  (void)sys::fs::make_absolute(Abs);
   sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
   SmallString<256> Cwd;
-  sys::fs::current_path(Cwd);
+  // No current directory: Cwd stays empty and the path absolute.
+  (void)sys::fs::current_path(Cwd);
   // relative_path drops the separator after the current directory, which
   // is part of the directory itself when it is '/'.
   bool Below = isWithin(Abs, Cwd) && Abs.size() > Cwd.size();
@@ -136,7 +138,8 @@ Error writeAtomically(StringRef Path, StringRef Text) {
           ::fchown(FD, Old.st_uid, Old.st_gid) != 0) {
         std::error_code EC(errno, std::generic_category());
         OS.close();
-        sys::fs::remove(TmpPath);
+        (void)sys::fs::remove(
+            TmpPath); // best effort: the error below is the news
         return ioError(EC, "'" + Path + "' belongs to uid " +
                                Twine(Old.st_uid) + " gid " + Twine(Old.st_gid) +
                                ", which its replacement could not keep; "
@@ -152,12 +155,13 @@ Error writeAtomically(StringRef Path, StringRef Text) {
     if (OS.has_error()) {
       std::error_code EC = OS.error();
       OS.clear_error();
-      sys::fs::remove(TmpPath);
+      (void)sys::fs::remove(
+          TmpPath); // best effort: the error below is the news
       return ioError(EC, "cannot write '" + TmpPath + "'");
     }
   }
   if (std::error_code EC = sys::fs::rename(TmpPath, Path)) {
-    sys::fs::remove(TmpPath);
+    (void)sys::fs::remove(TmpPath); // best effort: the error below is the news
     return ioError(EC, "cannot replace '" + Path + "'");
   }
   return Error::success();
