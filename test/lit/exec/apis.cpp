@@ -8,7 +8,7 @@
 // RUN: %build-clang %t.cpp -o %t.clang %sonde-link
 // RUN: %build-gcc %t.cpp -o %t.gcc %sonde-link
 // RUN: %build-clang %s -o %t.plain
-// RUN: %t.plain > %t.plain.out && %t.gcc > %t.gcc.out && diff %t.plain.out %t.gcc.out
+// RUN: %t.plain > %t.plain.out && rm -rf %t.dir && env SONDE_OUTPUT=%t.dir %t.gcc > %t.gcc.out && diff %t.plain.out %t.gcc.out
 // RUN: rm -rf %t.dir && env SONDE_OUTPUT=%t.dir %t.clang > %t.clang.out && diff %t.plain.out %t.clang.out
 // RUN: %sonde-trace export %t.dir --format jsonl | %records | FileCheck %s
 // RUN: rm -rf %t.dir && env SONDE_OUTPUT=%t.dir %t.gcc
