@@ -46,25 +46,6 @@ uint8_t siteFlags(const Probe &Pr, SiteKind Kind, bool HasArgNames) {
   return uint8_t(Flags);
 }
 
-/// The enumerator's name, as inserted code spells it (`Stats`).
-static const char *summaryName(Summary S) {
-  switch (S) {
-  case Summary::Default:
-    return "Default";
-  case Summary::Value:
-    return "Value";
-  case Summary::Shape:
-    return "Shape";
-  case Summary::Stats:
-    return "Stats";
-  case Summary::Hash:
-    return "Hash";
-  case Summary::Full:
-    return "Full";
-  }
-  llvm_unreachable("a summary sonde/site.h does not define");
-}
-
 std::string spellSiteFlags(uint8_t Flags) {
   assert((Flags & ~(OffByDefault | InstantMode | ContextArgs | SummaryMask)) ==
              0 &&

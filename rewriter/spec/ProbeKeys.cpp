@@ -54,14 +54,6 @@ constexpr unsigned All = Regions | State | Apis;
 /// A summary named in `Kinds` into P.Summary.
 bool readSummaryKind(SpecChecks &C, const YAML::Node &V, StringRef Key,
                      ArrayRef<const char *> Kinds, Probe &P) {
-  static const struct {
-    const char *Name;
-    SummaryKind Kind;
-  } Names[] = {{"value", SummaryKind::Value},
-               {"shape", SummaryKind::Shape},
-               {"stats", SummaryKind::Stats},
-               {"hash", SummaryKind::Hash},
-               {"full", SummaryKind::Full}};
   std::string T;
   if (!C.scalar(V, Key, T))
     return false;
@@ -74,9 +66,12 @@ bool readSummaryKind(SpecChecks &C, const YAML::Node &V, StringRef Key,
             T.size(), Best);
     return false;
   }
-  for (const auto &N : Names)
-    if (T == N.Name)
-      P.Summary = N.Kind;
+  // The spec's names are sonde/site.h's, in lower case.
+  for (SummaryKind S :
+       {SummaryKind::Value, SummaryKind::Shape, SummaryKind::Stats,
+        SummaryKind::Hash, SummaryKind::Full})
+    if (StringRef(summaryName(S)).lower() == T)
+      P.Summary = S;
   return true;
 }
 

@@ -89,6 +89,26 @@ static_assert((SummaryMask & (OffByDefault | InstantMode | ContextArgs)) == 0,
 static_assert((unsigned(Summary::Full) << SummaryShift) <= SummaryMask,
               "every summary fits its bits");
 
+/// The enumerator's name, as inserted code spells it
+/// (`::sonde::Summary::Stats`); the spec spells it in lower case (`stats`).
+constexpr const char *summaryName(Summary S) noexcept {
+  switch (S) {
+  case Summary::Default:
+    return "Default";
+  case Summary::Value:
+    return "Value";
+  case Summary::Shape:
+    return "Shape";
+  case Summary::Stats:
+    return "Stats";
+  case Summary::Hash:
+    return "Hash";
+  case Summary::Full:
+    return "Full";
+  }
+  return "";
+}
+
 /// The flag bits that ask for summary S.
 constexpr uint8_t summaryFlags(Summary S) noexcept {
   return static_cast<uint8_t>(unsigned(S) << SummaryShift);
