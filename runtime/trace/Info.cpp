@@ -9,25 +9,29 @@
 #include "Export.h"
 #include "Json.h"
 #include "ProcessFields.h"
+#include "TextOut.h"
 #include "exports/ExportCommon.h"
 
 namespace sonde::trace {
+namespace {
+
+/// A string as printf's "%s" of its c_str() shows it: up to a NUL byte.
+std::string_view cstr(const std::string &S) { return S.c_str(); }
+
+} // namespace
 
 void printInfo(const std::vector<Trace> &Traces, bool Json, std::FILE *Out) {
-  JsonOut J(Out);
+  TextOut Text(Out);
+  JsonOut J(Text);
   for (const Trace &T : Traces) {
     const ProcessInfo &P = T.Process;
     size_t Sites = T.Sites.empty() ? 0 : T.Sites.size() - 1;
     if (!Json) {
-      J.flush();
-      std::fprintf(Out,
-                   "%s: %s pid %llu rank %lld host %s, %s, %llu dropped, "
-                   "%zu sites, %zu threads%s\n",
-                   T.Path.c_str(), P.Program.c_str(), (unsigned long long)P.Pid,
-                   (long long)P.Rank, P.Host.c_str(),
-                   howEnded(P, Audience::Person).c_str(),
-                   (unsigned long long)P.Dropped, Sites, T.Threads.size(),
-                   T.Complete ? "" : ", torn");
+      Text.print("{}: {} pid {} rank {} host {}, {}, {} dropped, {} sites, {} "
+                 "threads{}\n",
+                 cstr(T.Path), cstr(P.Program), P.Pid, P.Rank, cstr(P.Host),
+                 cstr(howEnded(P, Audience::Person)), P.Dropped, Sites,
+                 T.Threads.size(), T.Complete ? "" : ", torn");
       continue;
     }
     J.open();
@@ -42,59 +46,55 @@ void printInfo(const std::vector<Trace> &Traces, bool Json, std::FILE *Out) {
 
 void dumpTrace(const Trace &T, std::FILE *Out) {
   const ProcessInfo &P = T.Process;
-  std::fprintf(Out, "file: %s (format %u.%u)\n", T.Path.c_str(), T.VersionMajor,
-               T.VersionMinor);
-  std::fprintf(Out, "process: %s pid %llu ppid %llu rank %lld host %s\n",
-               P.Program.c_str(), (unsigned long long)P.Pid,
-               (unsigned long long)P.PPid, (long long)P.Rank, P.Host.c_str());
-  std::fprintf(Out, "end: %s, %llu dropped\n",
-               P.Ended ? P.How.c_str() : "(none)",
-               (unsigned long long)P.Dropped);
-  std::fprintf(Out, "clock: %.6f ns per tick\n", T.NsPerTick);
+  TextOut Text(Out);
+  Text.print("file: {} (format {}.{})\n", cstr(T.Path), T.VersionMajor,
+             T.VersionMinor);
+  Text.print("process: {} pid {} ppid {} rank {} host {}\n", cstr(P.Program),
+             P.Pid, P.PPid, P.Rank, cstr(P.Host));
+  Text.print("end: {}, {} dropped\n", P.Ended ? cstr(P.How) : "(none)",
+             P.Dropped);
+  Text.print("clock: {:.6f} ns per tick\n", T.NsPerTick);
   if (!T.Problem.empty())
-    std::fprintf(Out, "reading: stopped at byte %llu: %s\n",
-                 (unsigned long long)T.StoppedAt, T.Problem.c_str());
-  std::fprintf(Out, "sites:\n");
+    Text.print("reading: stopped at byte {}: {}\n", T.StoppedAt,
+               cstr(T.Problem));
+  Text.raw("sites:\n");
   for (const SiteInfo &S : T.Sites) {
     if (!S.Id)
       continue;
-    std::fprintf(Out, "  #%u %s/%s %s:%u %s", S.Id, S.Category.c_str(),
-                 S.Name.c_str(), S.File.c_str(), S.Line, S.Function.c_str());
+    Text.print("  #{} {}/{} {}:{} {}", S.Id, cstr(S.Category), cstr(S.Name),
+               cstr(S.File), S.Line, cstr(S.Function));
     if (S.StableId)
-      std::fprintf(Out, " id=%llx", (unsigned long long)S.StableId);
+      Text.print(" id={:x}", S.StableId);
     if (!S.Type.empty())
-      std::fprintf(Out, " type=%s", S.Type.c_str());
-    std::fprintf(Out, "\n");
+      Text.print(" type={}", cstr(S.Type));
+    Text.put('\n');
   }
-  std::fprintf(Out, "threads:\n");
+  Text.raw("threads:\n");
   for (const ThreadInfo &TI : T.Threads)
-    std::fprintf(Out, "  %u tid %llu %s\n", TI.Index,
-                 (unsigned long long)TI.Tid, TI.Name.c_str());
-  std::fprintf(Out, "events: %zu\n", T.Events.size());
+    Text.print("  {} tid {} {}\n", TI.Index, TI.Tid, cstr(TI.Name));
+  Text.print("events: {}\n", T.Events.size());
   int64_t T0 = T.Events.empty() ? 0 : T.Events.front().Ts;
-  JsonOut J(Out);
+  JsonOut J(Text);
   for (const Event &E : T.Events) {
-    J.flush();
-    std::fprintf(Out, "  %12.3f us  t%u  %-7s %*s#%u %s", (E.Ts - T0) / 1e3,
-                 E.Thread, kindName(E.Kind), static_cast<int>(2 * E.Level), "",
-                 E.Site, eventName(T, E).c_str());
+    const SiteInfo &S = T.site(E.Site);
+    Text.print("  {:>12.3f} us  t{}  ", (E.Ts - T0) / 1e3, E.Thread);
+    Text.left(kindName(E.Kind), 7).put(' ').right("", 2 * size_t(E.Level));
+    Text.print("#{} {}{}", E.Site, cstr(S.Name), eventSuffix(E));
     if (E.Kind == EventKind::Region)
-      std::fprintf(Out, " dur %.3f us", E.Dur / 1e3);
+      Text.print(" dur {:.3f} us", E.Dur / 1e3);
     if (E.Iter >= 0)
-      std::fprintf(Out, " iter %lld", (long long)E.Iter);
+      Text.print(" iter {}", E.Iter);
     if (E.Unfinished)
-      std::fprintf(Out, " UNFINISHED");
+      Text.raw(" UNFINISHED");
     if (E.Kind == EventKind::Watch) {
-      std::fprintf(Out, " = ");
+      Text.raw(" = ");
       J.value(E.V);
-      J.flush();
     }
     if (!E.A->empty()) {
-      std::fprintf(Out, " args ");
+      Text.raw(" args ");
       J.args(*E.A);
-      J.flush();
     }
-    std::fprintf(Out, "\n");
+    Text.put('\n');
   }
 }
 

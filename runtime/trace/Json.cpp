@@ -1,17 +1,17 @@
 //===- Json.cpp - A small streaming JSON writer ---------------------------===//
+//
+// See Json.h. Strings are copied in runs of bytes that need no escape; only
+// the bytes between runs are looked at one by one.
+//
+//===----------------------------------------------------------------------===//
 
 #include "Json.h"
 
+#include <array>
 #include <charconv>
 #include <cmath>
 
 namespace sonde::trace {
-
-void JsonOut::flush() {
-  if (!Buf.empty())
-    std::fwrite(Buf.data(), 1, Buf.size(), F);
-  Buf.clear();
-}
 
 namespace {
 
@@ -43,63 +43,79 @@ size_t utf8Length(std::string_view S) {
   return 0;
 }
 
+/// The bytes a JSON string holds as they are: printable ASCII but '"' and
+/// '\\' (and, script-safe, '<', '>' and '&').
+constexpr std::array<bool, 256> plainBytes(bool ScriptSafe) {
+  std::array<bool, 256> P{};
+  for (unsigned C = 0x20; C < 0x80; ++C)
+    P[C] = C != '"' && C != '\\' &&
+           !(ScriptSafe && (C == '<' || C == '>' || C == '&'));
+  return P;
+}
+constexpr std::array<bool, 256> PlainJson = plainBytes(false),
+                                PlainScript = plainBytes(true);
+
 } // namespace
 
-JsonOut &JsonOut::str(std::string_view S) {
-  Buf.push_back('"');
-  for (size_t I = 0; I < S.size();) {
+void JsonOut::escaped(std::string_view S) {
+  fmt::memory_buffer &B = Out.buffer();
+  const std::array<bool, 256> &Plain = ScriptSafe ? PlainScript : PlainJson;
+  for (size_t I = 0, N = S.size(); I < N;) {
+    size_t Run = I;
+    while (Run < N && Plain[static_cast<unsigned char>(S[Run])])
+      ++Run;
+    B.append(S.data() + I, S.data() + Run);
+    if (Run == N)
+      break;
+    I = Run;
     unsigned char C = static_cast<unsigned char>(S[I]);
     if (C >= 0x80) {
       // JSON text is UTF-8 (RFC 8259): a byte that is not part of a
       // well-formed sequence (a Latin-1 "na\xefve") becomes U+FFFD.
-      size_t N = utf8Length(S.substr(I));
-      if (N)
-        Buf.append(S.substr(I, N));
+      size_t L = utf8Length(S.substr(I));
+      if (L)
+        B.append(S.data() + I, S.data() + I + L);
       else
-        Buf.append(InvalidByte);
-      I += N ? N : 1;
+        B.append(InvalidByte);
+      I += L ? L : 1;
       continue;
     }
     ++I;
     switch (C) {
     case '"':
-      Buf.append("\\\"");
+      B.append(std::string_view("\\\""));
       break;
     case '\\':
-      Buf.append("\\\\");
+      B.append(std::string_view("\\\\"));
       break;
     case '\n':
-      Buf.append("\\n");
+      B.append(std::string_view("\\n"));
       break;
     case '\r':
-      Buf.append("\\r");
+      B.append(std::string_view("\\r"));
       break;
     case '\t':
-      Buf.append("\\t");
+      B.append(std::string_view("\\t"));
       break;
-    default:
-      if (C < 0x20 || (ScriptSafe && (C == '<' || C == '>' || C == '&'))) {
-        char Esc[8];
-        std::snprintf(Esc, sizeof Esc, "\\u%04x", C);
-        Buf.append(Esc);
-      } else {
-        Buf.push_back(static_cast<char>(C));
-      }
+    default: // other control characters; '<', '>', '&' when script-safe
+      fmt::format_to(std::back_inserter(B), "\\u{:04x}", C);
     }
   }
-  return raw("\"");
 }
 
-JsonOut &JsonOut::num(int64_t V) {
-  char B[24];
-  auto R = std::to_chars(B, B + sizeof B, V);
-  return raw(std::string_view(B, R.ptr - B));
+JsonOut &JsonOut::str(std::string_view S) {
+  Out.put('"');
+  escaped(S);
+  Out.put('"');
+  return *this;
 }
 
-JsonOut &JsonOut::num(uint64_t V) {
-  char B[24];
-  auto R = std::to_chars(B, B + sizeof B, V);
-  return raw(std::string_view(B, R.ptr - B));
+JsonOut &JsonOut::str(std::string_view S, std::string_view Suffix) {
+  Out.put('"');
+  escaped(S);
+  escaped(Suffix);
+  Out.put('"');
+  return *this;
 }
 
 JsonOut &JsonOut::num(double V) {
@@ -107,6 +123,9 @@ JsonOut &JsonOut::num(double V) {
     return str("NaN");
   if (std::isinf(V))
     return str(V > 0 ? "Infinity" : "-Infinity");
+  // std::to_chars's shortest form, which picks fixed or scientific by
+  // length (1e+10, 123.5); fmt's "{}" chooses by exponent and would write
+  // 10000000000: the exports' text stays what it has been.
   char B[32];
   auto R = std::to_chars(B, B + sizeof B, V);
   return raw(std::string_view(B, R.ptr - B));
@@ -119,18 +138,10 @@ JsonOut &JsonOut::micros(int64_t Ns) {
     raw("-");
     Abs = 0 - Abs;
   }
-  num(Abs / 1000);
-  char Frac[8];
-  std::snprintf(Frac, sizeof Frac, ".%03d", static_cast<int>(Abs % 1000));
-  return raw(Frac);
-}
-
-JsonOut &JsonOut::key(std::string_view K) {
-  if (!First)
-    raw(",");
-  First = false;
-  str(K);
-  return raw(":");
+  fmt::format_to(std::back_inserter(Out.buffer()), "{}.{:03}", Abs / 1000,
+                 Abs % 1000);
+  Out.written();
+  return *this;
 }
 
 JsonOut &JsonOut::value(const Value &V) {

@@ -5,17 +5,25 @@
 // infinities, which JSON lacks, are written as the strings "NaN",
 // "Infinity" and "-Infinity"). Strings are written as UTF-8: a byte that is
 // not part of a well-formed UTF-8 sequence is written as `InvalidByte`
-// (docs/exports.md). Buffers, and writes to a FILE.
+// (docs/exports.md). Every JSON string any output writes, keys included,
+// goes through str(): the one place that escapes and validates.
+//
+// The text is formatted into a TextOut's buffer (fmt), which goes to the
+// FILE in 64 KiB chunks; a JsonOut can also write into a TextOut another
+// writer shares (`sonde dump` mixes text and JSON on one line, a CSV cell
+// holds a structure as JSON).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef SONDE_TRACE_JSON_H
 #define SONDE_TRACE_JSON_H
 
+#include "TextOut.h"
 #include "sonde/trace.h"
 
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -30,26 +38,40 @@ public:
   /// so the JSON can sit inside an HTML script element: no "</script" ends
   /// it, no "<!--" starts a comment in it. Outside strings JSON has none.
   explicit JsonOut(std::FILE *F, bool ScriptSafe = false)
-      : F(F), ScriptSafe(ScriptSafe) {}
-  ~JsonOut() { flush(); }
+      : Own(std::make_unique<TextOut>(F)), Out(*Own), ScriptSafe(ScriptSafe) {}
+  /// Writes into `Into`, which its owner flushes.
+  explicit JsonOut(TextOut &Into, bool ScriptSafe = false)
+      : Out(Into), ScriptSafe(ScriptSafe) {}
   JsonOut(const JsonOut &) = delete;
   JsonOut &operator=(const JsonOut &) = delete;
 
   JsonOut &raw(std::string_view S) {
-    Buf.append(S);
-    if (Buf.size() > (1u << 16))
-      flush();
+    Out.raw(S);
     return *this;
   }
   JsonOut &str(std::string_view S);
-  JsonOut &num(int64_t V);
-  JsonOut &num(uint64_t V);
+  /// One string, `S` then `Suffix` (a name and its ".start").
+  JsonOut &str(std::string_view S, std::string_view Suffix);
+  JsonOut &num(int64_t V) {
+    fmt::format_int D(V);
+    return raw(std::string_view(D.data(), D.size()));
+  }
+  JsonOut &num(uint64_t V) {
+    fmt::format_int D(V);
+    return raw(std::string_view(D.data(), D.size()));
+  }
   JsonOut &num(double V);
   /// Microseconds with three decimals from nanoseconds, exactly.
   JsonOut &micros(int64_t Ns);
   JsonOut &value(const Value &V);
   /// `"key":` with the separator before it when needed.
-  JsonOut &key(std::string_view K);
+  JsonOut &key(std::string_view K) {
+    if (!First)
+      Out.put(',');
+    First = false;
+    str(K);
+    return raw(":");
+  }
   JsonOut &open() {
     First = true;
     return raw("{");
@@ -74,12 +96,15 @@ public:
     return *this;
   }
   JsonOut &args(const Args &A);
-  void flush();
+  void flush() { Out.flush(); }
 
 private:
-  std::FILE *F;
+  /// `S`'s characters, escaped, without the quotes.
+  void escaped(std::string_view S);
+
+  std::unique_ptr<TextOut> Own; ///< when made for a FILE
+  TextOut &Out;
   bool ScriptSafe;
-  std::string Buf;
   bool First = true;
 };
 

@@ -79,7 +79,7 @@ void exportChrome(const std::vector<Trace> &Traces, std::FILE *Out) {
         }
         break;
       }
-      J.key("name").str(eventName(T, E));
+      J.key("name").str(S.Name, eventSuffix(E));
       J.key("cat").str(S.Category);
       J.key("ts").micros(E.Ts - Origin);
       J.key("pid").num(Pid);
@@ -98,7 +98,9 @@ void exportChrome(const std::vector<Trace> &Traces, std::FILE *Out) {
         if (E.Unfinished)
           J.key("unfinished").raw("true");
         J.key("func").str(S.Function);
-        J.key("loc").str(S.File + ":" + std::to_string(S.Line));
+        char Line[16];
+        char *End = fmt::format_to(Line, ":{}", S.Line);
+        J.key("loc").str(S.File, std::string_view(Line, End - Line));
       }
       J.close().close();
     }

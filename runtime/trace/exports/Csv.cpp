@@ -11,64 +11,57 @@
 #include "ExportCommon.h"
 #include "Json.h"
 
-#include <charconv>
+#include "TextOut.h"
+
 #include <cmath>
-#include <cstdlib>
 #include <set>
 
 namespace sonde::trace {
 namespace {
 
-void csvField(std::string &Row, std::string_view S) {
+/// A field as RFC 4180 writes it: quoted, with its quotes doubled, when it
+/// holds a comma, a quote or a line break. Every field goes through here.
+void csvField(TextOut &Out, std::string_view S) {
   if (S.find_first_of(",\"\r\n") == std::string_view::npos) {
-    Row.append(S);
+    Out.raw(S);
     return;
   }
-  Row.push_back('"');
-  for (char C : S) {
-    if (C == '"')
-      Row.push_back('"');
-    Row.push_back(C);
+  Out.put('"');
+  for (size_t Quote; (Quote = S.find('"')) != std::string_view::npos;) {
+    Out.raw(S.substr(0, Quote + 1)).put('"');
+    S.remove_prefix(Quote + 1);
   }
-  Row.push_back('"');
+  Out.raw(S).put('"');
 }
 
 /// A value as one CSV cell: numbers and strings plainly, structures as
-/// compact JSON.
-std::string cell(const Value &V) {
+/// compact JSON (formatted in `Scratch`, then quoted).
+void cell(TextOut &Out, const Value &V, TextOut &Scratch) {
   switch (V.K) {
   case Value::Kind::Null:
-    return "";
+    return;
   case Value::Kind::String:
-    return V.str();
+    csvField(Out, V.str());
+    return;
+  // Numbers and booleans never need quotes.
   case Value::Kind::Bool:
-    return V.B ? "true" : "false";
   case Value::Kind::Int:
-    return std::to_string(V.I);
   case Value::Kind::UInt:
-    return std::to_string(V.U);
   case Value::Kind::Float: {
-    if (std::isnan(V.F))
-      return "NaN";
-    if (std::isinf(V.F))
-      return V.F > 0 ? "Infinity" : "-Infinity";
-    char B[32];
-    auto R = std::to_chars(B, B + sizeof B, V.F);
-    return std::string(B, R.ptr);
+    JsonOut J(Out);
+    if (V.K != Value::Kind::Float || std::isfinite(V.F))
+      J.value(V);
+    else // the JSON writer quotes these
+      Out.raw(std::isnan(V.F) ? "NaN" : V.F > 0 ? "Infinity" : "-Infinity");
+    return;
   }
   default: {
-    // JsonOut writes to a FILE; a memory stream keeps one formatter.
-    char *Buf = nullptr;
-    size_t Len = 0;
-    std::FILE *M = open_memstream(&Buf, &Len);
-    {
-      JsonOut J(M);
-      J.value(V);
-    }
-    std::fclose(M);
-    std::string S(Buf, Len);
-    std::free(Buf);
-    return S;
+    Scratch.buffer().clear();
+    JsonOut J(Scratch);
+    J.value(V);
+    const fmt::memory_buffer &B = Scratch.buffer();
+    csvField(Out, std::string_view(B.data(), B.size()));
+    return;
   }
   }
 }
@@ -98,52 +91,43 @@ void exportCsv(const std::vector<Trace> &Traces, std::FILE *Out) {
           if (SeenValue.insert(KV.first).second)
             ValueCols.push_back(KV.first);
     }
-  std::string Row = "time_ns,pid,rank,tid,name,func,file,line";
-  for (const std::string &A : ArgCols) {
-    Row.push_back(',');
-    csvField(Row, A);
-  }
-  Row += ",value";
-  for (const std::string &V : ValueCols) {
-    Row.push_back(',');
-    csvField(Row, "value." + V);
-  }
-  Row += "\r\n";
-  std::fwrite(Row.data(), 1, Row.size(), Out);
+  TextOut Text(Out), Scratch(nullptr);
+  Text.raw("time_ns,pid,rank,tid,name,func,file,line");
+  for (const std::string &A : ArgCols)
+    csvField(Text.put(','), A);
+  Text.raw(",value");
+  for (const std::string &V : ValueCols)
+    csvField(Text.put(','), "value." + V);
+  Text.raw("\r\n");
   for (const Trace &T : Traces)
     for (const Event &E : T.Events) {
       if (!IsValue(T, E))
         continue;
       const SiteInfo &S = T.site(E.Site);
-      Row.clear();
-      Row += std::to_string(E.Ts) + "," + std::to_string(T.Process.Pid) + "," +
-             std::to_string(T.Process.Rank) + "," +
-             std::to_string(T.tid(E.Thread)) + ",";
-      csvField(Row, S.Name);
-      Row.push_back(',');
-      csvField(Row, S.Function);
-      Row.push_back(',');
-      csvField(Row, S.File);
-      Row += "," + std::to_string(S.Line);
+      Text.print("{},{},{},{},", E.Ts, T.Process.Pid, T.Process.Rank,
+                 T.tid(E.Thread));
+      csvField(Text, S.Name);
+      csvField(Text.put(','), S.Function);
+      csvField(Text.put(','), S.File);
+      Text.print(",{}", S.Line);
       for (const std::string &A : ArgCols) {
-        Row.push_back(',');
+        Text.put(',');
         for (const auto &KV : *E.A)
           if (KV.first == A) {
-            csvField(Row, cell(KV.second));
+            cell(Text, KV.second, Scratch);
             break;
           }
       }
-      Row.push_back(',');
+      Text.put(',');
       if (E.V.K != Value::Kind::Object)
-        csvField(Row, cell(E.V));
+        cell(Text, E.V, Scratch);
       for (const std::string &V : ValueCols) {
-        Row.push_back(',');
+        Text.put(',');
         if (E.V.K == Value::Kind::Object)
           if (const Value *M = E.V.get(V))
-            csvField(Row, cell(*M));
+            cell(Text, *M, Scratch);
       }
-      Row += "\r\n";
-      std::fwrite(Row.data(), 1, Row.size(), Out);
+      Text.raw("\r\n");
     }
 }
 

@@ -62,7 +62,7 @@ void exportDftracer(const std::vector<Trace> &Traces, std::FILE *Out) {
       J.open();
       J.key("id").num(Id++);
       J.key("name").str(S.Name);
-      J.key("cat").str(S.topCategory());
+      J.key("cat").str(topCategoryOf(S));
       J.key("pid").num(P.Pid);
       J.key("tid").num(T.tid(Pre.Thread));
       J.key("ts").num(Ts);
@@ -105,8 +105,8 @@ void exportDftracer(const std::vector<Trace> &Traces, std::FILE *Out) {
           E.Kind == EventKind::Region ? microsFloor(E.Ts + E.Dur) - Ts : 0;
       J.open();
       J.key("id").num(Id++);
-      J.key("name").str(eventName(T, E));
-      J.key("cat").str(S.topCategory());
+      J.key("name").str(S.Name, eventSuffix(E));
+      J.key("cat").str(topCategoryOf(S));
       J.key("pid").num(P.Pid);
       J.key("tid").num(T.tid(E.Thread));
       J.key("ts").num(Ts);
@@ -126,7 +126,7 @@ void exportDftracer(const std::vector<Trace> &Traces, std::FILE *Out) {
         J.key("instant").raw("true");
       if (E.Unfinished)
         J.key("unfinished").raw("true");
-      if (S.Category != S.topCategory())
+      if (S.Category != topCategoryOf(S))
         J.key("category").str(S.Category);
       J.key("func").str(S.Function);
       J.close().close().raw("\n");

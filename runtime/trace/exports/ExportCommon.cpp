@@ -9,21 +9,28 @@
 #include "ExportCommon.h"
 
 #include <algorithm>
-#include <cstdio>
+#include <fmt/format.h>
 
 namespace sonde::trace {
 
-std::string eventName(const Trace &T, const Event &E) {
-  const std::string &Name = T.site(E.Site).Name;
+std::string_view eventSuffix(const Event &E) {
   switch (E.Ph) {
   case Event::Phase::Start:
-    return Name + ".start";
+    return ".start";
   case Event::Phase::Stop:
-    return Name + ".stop";
+    return ".stop";
   case Event::Phase::None:
     break;
   }
-  return Name;
+  return "";
+}
+
+std::string_view topCategoryOf(const SiteInfo &S) {
+  return std::string_view(S.Category).substr(0, S.Category.find('.'));
+}
+
+std::string eventName(const Trace &T, const Event &E) {
+  return T.site(E.Site).Name + std::string(eventSuffix(E));
 }
 
 const Value *scalarOf(const Value &V) {
@@ -75,11 +82,7 @@ const char *kindName(EventKind K) {
   return "?";
 }
 
-std::string stableIdText(uint64_t Id) {
-  char B[24];
-  std::snprintf(B, sizeof B, "%016llx", static_cast<unsigned long long>(Id));
-  return B;
-}
+std::string stableIdText(uint64_t Id) { return fmt::format("{:016x}", Id); }
 
 std::string unixNsText(int64_t Origin) { return std::to_string(Origin); }
 

@@ -15,8 +15,16 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace sonde::trace {
+
+/// What eventName() adds to the site's name: ".start", ".stop" or "" (the
+/// exports write the two parts as one string, with no string made).
+std::string_view eventSuffix(const Event &E);
+
+/// SiteInfo::topCategory() as a view of the category: no string made.
+std::string_view topCategoryOf(const SiteInfo &S);
 
 /// "region", "instant" or "watch".
 const char *kindName(EventKind K);

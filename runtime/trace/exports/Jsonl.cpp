@@ -79,8 +79,8 @@ void exportJsonl(const std::vector<Trace> &Traces, std::FILE *Out) {
                               : kindName(E.Kind));
       if (Api)
         apiFields(J, S, E.V);
-      J.key("cat").str(S.topCategory());
-      J.key("name").str(eventName(T, E));
+      J.key("cat").str(topCategoryOf(S));
+      J.key("name").str(S.Name, eventSuffix(E));
       J.key("ts").num(E.Ts - Origin);
       if (E.Kind == EventKind::Region)
         J.key("dur").num(E.Dur);

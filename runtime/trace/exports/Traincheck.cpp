@@ -68,8 +68,9 @@ void attributes(JsonOut &J, const Value &V) {
 void apiRecord(JsonOut &J, const Trace &T, const Event &E, const SiteInfo &S,
                int64_t Time) {
   std::string Ph = apiPhase(E.V);
-  J.key("func_call_id")
-      .str(std::to_string(T.Process.Pid) + "_" + std::to_string(apiCall(E.V)));
+  char Id[48];
+  char *End = fmt::format_to(Id, "{}_{}", T.Process.Pid, apiCall(E.V));
+  J.key("func_call_id").str(std::string_view(Id, End - Id));
   J.key("thread_id").num(T.tid(E.Thread));
   J.key("process_id").num(T.Process.Pid);
   J.key("meta_vars").args(*E.A);
@@ -215,8 +216,9 @@ void exportTraincheck(const std::vector<Trace> &Traces, std::FILE *Out) {
         J.key("type").str("state_change");
       } else {
         // "r": never the id of an API call (<pid>_<call>) of this process.
-        J.key("func_call_id")
-            .str(std::to_string(P.Pid) + "_r" + std::to_string(L.Index));
+        char Id[48];
+        char *End = fmt::format_to(Id, "{}_r{}", P.Pid, L.Index);
+        J.key("func_call_id").str(std::string_view(Id, End - Id));
         J.key("thread_id").num(T.tid(E.Thread));
         J.key("process_id").num(P.Pid);
         J.key("meta_vars");

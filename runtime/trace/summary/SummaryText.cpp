@@ -10,6 +10,7 @@
 
 #include "Export.h"
 #include "ProcessFields.h"
+#include "TextOut.h"
 
 #include <algorithm>
 
@@ -18,30 +19,28 @@ namespace {
 
 using namespace summary;
 
+/// A string as printf's "%s" of its c_str() shows it: up to a NUL byte.
+std::string_view cstr(const std::string &S) { return S.c_str(); }
+
 std::string human(int64_t Ns) {
-  char B[32];
   double V = static_cast<double>(Ns);
   if (Ns >= 1000000000)
-    std::snprintf(B, sizeof B, "%.3f s", V / 1e9);
-  else if (Ns >= 1000000)
-    std::snprintf(B, sizeof B, "%.3f ms", V / 1e6);
-  else if (Ns >= 1000)
-    std::snprintf(B, sizeof B, "%.3f us", V / 1e3);
-  else
-    std::snprintf(B, sizeof B, "%lld ns", static_cast<long long>(Ns));
-  return B;
+    return fmt::format("{:.3f} s", V / 1e9);
+  if (Ns >= 1000000)
+    return fmt::format("{:.3f} ms", V / 1e6);
+  if (Ns >= 1000)
+    return fmt::format("{:.3f} us", V / 1e3);
+  return fmt::format("{} ns", Ns);
 }
 
 std::string shortValue(const Value &V) {
-  char B[64];
   switch (V.K) {
   case Value::Kind::Int:
-    return std::to_string(V.I);
+    return fmt::format("{}", V.I);
   case Value::Kind::UInt:
-    return std::to_string(V.U);
+    return fmt::format("{}", V.U);
   case Value::Kind::Float:
-    std::snprintf(B, sizeof B, "%.6g", V.F);
-    return B;
+    return fmt::format("{:.6g}", V.F);
   case Value::Kind::Bool:
     return V.B ? "true" : "false";
   case Value::Kind::String:
@@ -55,7 +54,7 @@ std::string shortValue(const Value &V) {
     }
     return "{...}";
   case Value::Kind::Array:
-    return "[" + std::to_string(V.items().size()) + " items]";
+    return fmt::format("[{} items]", V.items().size());
   default:
     return "-";
   }
@@ -68,50 +67,81 @@ std::string watchText(const Value &V) {
   return shortValue(Scalar ? *Scalar : V);
 }
 
+/// One table row: each cell padded to its width in bytes, left-aligned
+/// when the width is negative (printf's "%-16s"), cells one space apart.
+void row(TextOut &Out,
+         std::initializer_list<std::pair<int, std::string_view>> Cells) {
+  bool First = true;
+  for (const auto &[Width, Text] : Cells) {
+    if (!First)
+      Out.put(' ');
+    First = false;
+    if (Width < 0)
+      Out.left(Text, size_t(-Width));
+    else
+      Out.right(Text, size_t(Width));
+  }
+}
+
 } // namespace
 
 void printSummary(const std::vector<Trace> &Traces, std::FILE *Out) {
   Totals T = collect(Traces);
-  std::fprintf(Out, "%zu process%s, %llu thread%s, %llu events, %llu dropped\n",
-               Traces.size(), Traces.size() == 1 ? "" : "es",
-               (unsigned long long)T.Threads, T.Threads == 1 ? "" : "s",
-               (unsigned long long)T.Events, (unsigned long long)T.Dropped);
+  TextOut Text(Out);
+  Text.print("{} process{}, {} thread{}, {} events, {} dropped\n",
+             Traces.size(), Traces.size() == 1 ? "" : "es", T.Threads,
+             T.Threads == 1 ? "" : "s", T.Events, T.Dropped);
   for (const Trace &Tr : Traces) {
     const ProcessInfo &P = Tr.Process;
-    std::fprintf(Out, "  %s pid %llu rank %lld: %s, %s%s\n", P.Program.c_str(),
-                 (unsigned long long)P.Pid, (long long)P.Rank,
-                 howEnded(P, Audience::Person).c_str(),
-                 human(P.EndNs - P.StartNs).c_str(),
-                 Tr.Complete ? "" : " (torn file)");
+    Text.print("  {} pid {} rank {}: {}, {}{}\n", cstr(P.Program), P.Pid,
+               P.Rank, cstr(howEnded(P, Audience::Person)),
+               human(P.EndNs - P.StartNs), Tr.Complete ? "" : " (torn file)");
   }
   if (!T.ByCategory.empty()) {
-    std::fprintf(Out, "\ntime by category (nested regions count in each)\n");
+    Text.raw("\ntime by category (nested regions count in each)\n");
     std::vector<std::pair<std::string, int64_t>> Cats(T.ByCategory.begin(),
                                                       T.ByCategory.end());
     std::sort(Cats.begin(), Cats.end(),
               [](const auto &A, const auto &B) { return A.second > B.second; });
-    for (const auto &C : Cats)
-      std::fprintf(Out, "  %-16s %14s\n", C.first.c_str(),
-                   human(C.second).c_str());
+    for (const auto &C : Cats) {
+      Text.raw("  ");
+      row(Text, {{-16, cstr(C.first)}, {14, human(C.second)}});
+      Text.put('\n');
+    }
   }
   if (!T.Regions.empty()) {
-    std::fprintf(Out, "\n%-16s %-22s %9s %13s %12s %12s %12s\n", "category",
-                 "name", "count", "total", "mean", "p50", "p99");
+    Text.put('\n');
+    row(Text, {{-16, "category"},
+               {-22, "name"},
+               {9, "count"},
+               {13, "total"},
+               {12, "mean"},
+               {12, "p50"},
+               {12, "p99"}});
+    Text.put('\n');
     for (const RegionStats &R : T.Regions) {
-      std::fprintf(Out, "%-16s %-22s %9zu %13s %12s %12s %12s", R.Cat.c_str(),
-                   R.Name.c_str(), R.Durs.size(), human(R.Total).c_str(),
-                   human(R.Total / static_cast<int64_t>(R.Durs.size())).c_str(),
-                   human(percentile(R.Durs, 0.5)).c_str(),
-                   human(percentile(R.Durs, 0.99)).c_str());
+      row(Text, {{-16, cstr(R.Cat)},
+                 {-22, cstr(R.Name)},
+                 {9, fmt::format("{}", R.Durs.size())},
+                 {13, human(R.Total)},
+                 {12, human(R.Total / static_cast<int64_t>(R.Durs.size()))},
+                 {12, human(percentile(R.Durs, 0.5))},
+                 {12, human(percentile(R.Durs, 0.99))}});
       if (R.Unfinished)
-        std::fprintf(Out, "  (%llu unfinished)",
-                     (unsigned long long)R.Unfinished);
-      std::fprintf(Out, "\n");
+        Text.print("  ({} unfinished)", R.Unfinished);
+      Text.put('\n');
     }
   }
   if (!T.Watches.empty()) {
-    std::fprintf(Out, "\n%-16s %-22s %9s %13s %12s %12s %12s\n", "watch",
-                 "function", "count", "first", "last", "min", "max");
+    Text.put('\n');
+    row(Text, {{-16, "watch"},
+               {-22, "function"},
+               {9, "count"},
+               {13, "first"},
+               {12, "last"},
+               {12, "min"},
+               {12, "max"}});
+    Text.put('\n');
     for (const WatchStats &W : T.Watches) {
       std::string Min = "-", Max = "-";
       if (W.Numeric && W.Min <= W.Max) {
@@ -122,34 +152,50 @@ void printSummary(const std::vector<Trace> &Traces, std::FILE *Out) {
         Min = shortValue(A);
         Max = shortValue(B);
       }
-      std::fprintf(Out, "%-16s %-22s %9llu %13s %12s %12s %12s\n",
-                   W.Name.c_str(), W.Func.c_str(), (unsigned long long)W.Count,
-                   watchText(*W.First).c_str(), watchText(*W.Last).c_str(),
-                   Min.c_str(), Max.c_str());
+      row(Text, {{-16, cstr(W.Name)},
+                 {-22, cstr(W.Func)},
+                 {9, fmt::format("{}", W.Count)},
+                 {13, cstr(watchText(*W.First))},
+                 {12, cstr(watchText(*W.Last))},
+                 {12, Min},
+                 {12, Max}});
+      Text.put('\n');
     }
   }
   if (!T.Apis.empty()) {
     int W = 22;
     for (const ApiStats &A : T.Apis)
       W = std::max(W, static_cast<int>(A.Function.size()));
-    std::fprintf(Out, "\n%-*s %-22s %9s %7s %13s %12s %12s\n", W, "api call",
-                 "from", "calls", "errors", "total", "p50", "p99");
+    Text.put('\n');
+    row(Text, {{-W, "api call"},
+               {-22, "from"},
+               {9, "calls"},
+               {7, "errors"},
+               {13, "total"},
+               {12, "p50"},
+               {12, "p99"}});
+    Text.put('\n');
     for (const ApiStats &A : T.Apis) {
-      std::fprintf(Out, "%-*s %-22s %9llu %7llu %13s %12s %12s", W,
-                   A.Function.c_str(), A.Caller.c_str(),
-                   (unsigned long long)A.Calls, (unsigned long long)A.Errors,
-                   human(A.Total).c_str(),
-                   human(percentile(A.Durs, 0.5)).c_str(),
-                   human(percentile(A.Durs, 0.99)).c_str());
+      row(Text, {{-W, cstr(A.Function)},
+                 {-22, cstr(A.Caller)},
+                 {9, fmt::format("{}", A.Calls)},
+                 {7, fmt::format("{}", A.Errors)},
+                 {13, human(A.Total)},
+                 {12, human(percentile(A.Durs, 0.5))},
+                 {12, human(percentile(A.Durs, 0.99))}});
       if (A.Unfinished)
-        std::fprintf(Out, "  (%llu unfinished)",
-                     (unsigned long long)A.Unfinished);
-      std::fprintf(Out, "\n");
+        Text.print("  ({} unfinished)", A.Unfinished);
+      Text.put('\n');
     }
   }
   if (!T.States.empty()) {
-    std::fprintf(Out, "\n%-16s %-22s %9s %9s %9s  %s\n", "state", "function",
-                 "records", "params", "snapshots", "last");
+    Text.put('\n');
+    row(Text, {{-16, "state"},
+               {-22, "function"},
+               {9, "records"},
+               {9, "params"},
+               {9, "snapshots"}});
+    Text.raw("  last\n");
     for (const StateStats &St : T.States) {
       uint64_t Snapshots = 0;
       for (const auto &P : St.PerParam)
@@ -159,23 +205,25 @@ void printSummary(const std::vector<Trace> &Traces, std::FILE *Out) {
         const std::string *Param = strField(*St.Last, "param");
         const Value *Norm = St.Last->get("norm");
         Last = (Param ? *Param : std::string("?")) + " " + shortValue(*St.Last);
-        if (Norm && Norm->isNumber()) {
-          char B[48];
-          std::snprintf(B, sizeof B, " norm %.6g", Norm->number());
-          Last += B;
-        }
+        if (Norm && Norm->isNumber())
+          Last += fmt::format(" norm {:.6g}", Norm->number());
       }
-      std::fprintf(Out, "%-16s %-22s %9llu %9zu %9llu  %s\n", St.Name.c_str(),
-                   St.Func.c_str(), (unsigned long long)St.Records,
-                   St.PerParam.size(), (unsigned long long)Snapshots,
-                   Last.c_str());
+      row(Text, {{-16, cstr(St.Name)},
+                 {-22, cstr(St.Func)},
+                 {9, fmt::format("{}", St.Records)},
+                 {9, fmt::format("{}", St.PerParam.size())},
+                 {9, fmt::format("{}", Snapshots)}});
+      Text.print("  {}\n", cstr(Last));
     }
   }
   if (!T.Instants.empty()) {
-    std::fprintf(Out, "\n%-39s %9s\n", "instant", "count");
-    for (const auto &I : T.Instants)
-      std::fprintf(Out, "%-39s %9llu\n", I.first.c_str(),
-                   (unsigned long long)I.second);
+    Text.put('\n');
+    row(Text, {{-39, "instant"}, {9, "count"}});
+    Text.put('\n');
+    for (const auto &I : T.Instants) {
+      row(Text, {{-39, cstr(I.first)}, {9, fmt::format("{}", I.second)}});
+      Text.put('\n');
+    }
   }
 }
 
