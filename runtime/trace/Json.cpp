@@ -1,15 +1,17 @@
 //===- Json.cpp - A small streaming JSON writer ---------------------------===//
 //
-// See Json.h. Strings are copied in runs of bytes that need no escape; only
-// the bytes between runs are looked at one by one.
+// See Json.h. A string is escaped straight into the buffer, which is first
+// made large enough for the worst case.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Json.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 
 namespace sonde::trace {
 
@@ -55,66 +57,99 @@ constexpr std::array<bool, 256> plainBytes(bool ScriptSafe) {
 constexpr std::array<bool, 256> PlainJson = plainBytes(false),
                                 PlainScript = plainBytes(true);
 
+/// Whether no byte of `W` is zero (the classic "has zero byte" test).
+constexpr bool noZeroByte(uint64_t W) {
+  return ((W - 0x0101010101010101u) & ~W & 0x8080808080808080u) == 0;
+}
+/// Whether `W`'s bytes are all plain (as plainBytes says).
+constexpr bool plainWord(uint64_t W, bool ScriptSafe) {
+  constexpr uint64_t Ones = 0x0101010101010101u;
+  // ASCII (top bit clear), and 0x20 or above: (W + 0x60 in each byte)
+  // carries into the top bit exactly for bytes 0x20..0x7f.
+  if ((W & 0x8080808080808080u) ||
+      (~(W + 0x6060606060606060u) & 0x8080808080808080u))
+    return false;
+  bool Plain = noZeroByte(W ^ ('"' * Ones)) && noZeroByte(W ^ ('\\' * Ones));
+  if (ScriptSafe)
+    Plain = Plain && noZeroByte(W ^ ('<' * Ones)) &&
+            noZeroByte(W ^ ('>' * Ones)) && noZeroByte(W ^ ('&' * Ones));
+  return Plain;
+}
+
 } // namespace
 
-void JsonOut::escaped(std::string_view S) {
-  fmt::memory_buffer &B = Out.buffer();
+char *JsonOut::escape(char *P, std::string_view S) const {
   const std::array<bool, 256> &Plain = ScriptSafe ? PlainScript : PlainJson;
   for (size_t I = 0, N = S.size(); I < N;) {
-    size_t Run = I;
-    while (Run < N && Plain[static_cast<unsigned char>(S[Run])])
-      ++Run;
-    B.append(S.data() + I, S.data() + Run);
-    if (Run == N)
-      break;
-    I = Run;
+    // Eight plain bytes at a time (names, keys and paths are mostly plain).
+    if (I + 8 <= N) {
+      uint64_t W;
+      std::memcpy(&W, S.data() + I, 8);
+      if (plainWord(W, ScriptSafe)) {
+        std::memcpy(P, &W, 8);
+        P += 8;
+        I += 8;
+        continue;
+      }
+    }
     unsigned char C = static_cast<unsigned char>(S[I]);
+    if (Plain[C]) {
+      *P++ = static_cast<char>(C);
+      ++I;
+      continue;
+    }
     if (C >= 0x80) {
       // JSON text is UTF-8 (RFC 8259): a byte that is not part of a
       // well-formed sequence (a Latin-1 "na\xefve") becomes U+FFFD.
       size_t L = utf8Length(S.substr(I));
-      if (L)
-        B.append(S.data() + I, S.data() + I + L);
-      else
-        B.append(InvalidByte);
+      std::string_view Out = L ? S.substr(I, L) : InvalidByte;
+      P = std::copy(Out.begin(), Out.end(), P);
       I += L ? L : 1;
       continue;
     }
     ++I;
+    *P++ = '\\';
     switch (C) {
     case '"':
-      B.append(std::string_view("\\\""));
-      break;
     case '\\':
-      B.append(std::string_view("\\\\"));
+      *P++ = static_cast<char>(C);
       break;
     case '\n':
-      B.append(std::string_view("\\n"));
+      *P++ = 'n';
       break;
     case '\r':
-      B.append(std::string_view("\\r"));
+      *P++ = 'r';
       break;
     case '\t':
-      B.append(std::string_view("\\t"));
+      *P++ = 't';
       break;
     default: // other control characters; '<', '>', '&' when script-safe
-      fmt::format_to(std::back_inserter(B), "\\u{:04x}", C);
+      P = fmt::format_to(P, "u{:04x}", C);
     }
   }
+  return P;
 }
 
-JsonOut &JsonOut::str(std::string_view S) {
-  Out.put('"');
-  escaped(S);
-  Out.put('"');
-  return *this;
-}
-
-JsonOut &JsonOut::str(std::string_view S, std::string_view Suffix) {
-  Out.put('"');
-  escaped(S);
-  escaped(Suffix);
-  Out.put('"');
+JsonOut &JsonOut::quoted(std::string_view S, std::string_view Suffix,
+                         bool Key) {
+  // Room for the worst case, then the bytes written directly: no check
+  // of the buffer's capacity per byte.
+  fmt::memory_buffer &B = Out.buffer();
+  size_t Start = B.size();
+  B.resize(Start + MaxEscape * (S.size() + Suffix.size()) + 4);
+  char *P = B.data() + Start;
+  if (Key && !First)
+    *P++ = ',';
+  *P++ = '"';
+  P = escape(P, S);
+  P = escape(P, Suffix);
+  *P++ = '"';
+  if (Key) {
+    *P++ = ':';
+    First = false;
+  }
+  B.resize(static_cast<size_t>(P - B.data()));
+  Out.written();
   return *this;
 }
 

@@ -6,7 +6,7 @@
 // "Infinity" and "-Infinity"). Strings are written as UTF-8: a byte that is
 // not part of a well-formed UTF-8 sequence is written as `InvalidByte`
 // (docs/exports.md). Every JSON string any output writes, keys included,
-// goes through str(): the one place that escapes and validates.
+// goes through quoted(): the one place that escapes and validates.
 //
 // The text is formatted into a TextOut's buffer (fmt), which goes to the
 // FILE in 64 KiB chunks; a JsonOut can also write into a TextOut another
@@ -49,9 +49,11 @@ public:
     Out.raw(S);
     return *this;
   }
-  JsonOut &str(std::string_view S);
+  JsonOut &str(std::string_view S) { return quoted(S, {}, false); }
   /// One string, `S` then `Suffix` (a name and its ".start").
-  JsonOut &str(std::string_view S, std::string_view Suffix);
+  JsonOut &str(std::string_view S, std::string_view Suffix) {
+    return quoted(S, Suffix, false);
+  }
   JsonOut &num(int64_t V) {
     fmt::format_int D(V);
     return raw(std::string_view(D.data(), D.size()));
@@ -65,13 +67,7 @@ public:
   JsonOut &micros(int64_t Ns);
   JsonOut &value(const Value &V);
   /// `"key":` with the separator before it when needed.
-  JsonOut &key(std::string_view K) {
-    if (!First)
-      Out.put(',');
-    First = false;
-    str(K);
-    return raw(":");
-  }
+  JsonOut &key(std::string_view K) { return quoted(K, {}, true); }
   JsonOut &open() {
     First = true;
     return raw("{");
@@ -99,8 +95,14 @@ public:
   void flush() { Out.flush(); }
 
 private:
-  /// `S`'s characters, escaped, without the quotes.
-  void escaped(std::string_view S);
+  /// `S` and `Suffix` as one JSON string; as a key: with the separator
+  /// before it when needed, and ':' after it.
+  JsonOut &quoted(std::string_view S, std::string_view Suffix, bool Key);
+  /// Writes `S` escaped at `P`, which has room for MaxEscape bytes per byte
+  /// of `S`; returns the end.
+  char *escape(char *P, std::string_view S) const;
+  /// The most one input byte becomes: InvalidByte, or a \u00XX escape.
+  static constexpr size_t MaxEscape = 6;
 
   std::unique_ptr<TextOut> Own; ///< when made for a FILE
   TextOut &Out;
