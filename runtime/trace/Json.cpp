@@ -80,24 +80,21 @@ constexpr bool plainWord(uint64_t W, bool ScriptSafe) {
 
 char *JsonOut::escape(char *P, std::string_view S) const {
   const std::array<bool, 256> &Plain = ScriptSafe ? PlainScript : PlainJson;
+  const char *Data = S.data();
   for (size_t I = 0, N = S.size(); I < N;) {
-    // Eight plain bytes at a time (names, keys and paths are mostly plain).
-    if (I + 8 <= N) {
-      uint64_t W;
-      std::memcpy(&W, S.data() + I, 8);
-      if (plainWord(W, ScriptSafe)) {
-        std::memcpy(P, &W, 8);
-        P += 8;
-        I += 8;
-        continue;
-      }
+    // Eight plain bytes at a time (names, keys and paths are mostly plain),
+    // then one at a time up to the next byte that is not plain.
+    for (uint64_t W; I + 8 <= N; I += 8, P += 8) {
+      std::memcpy(&W, Data + I, 8);
+      if (!plainWord(W, ScriptSafe))
+        break;
+      std::memcpy(P, &W, 8);
     }
-    unsigned char C = static_cast<unsigned char>(S[I]);
-    if (Plain[C]) {
-      *P++ = static_cast<char>(C);
-      ++I;
-      continue;
-    }
+    while (I < N && Plain[static_cast<unsigned char>(Data[I])])
+      *P++ = Data[I++];
+    if (I == N)
+      break;
+    unsigned char C = static_cast<unsigned char>(Data[I]);
     if (C >= 0x80) {
       // JSON text is UTF-8 (RFC 8259): a byte that is not part of a
       // well-formed sequence (a Latin-1 "na\xefve") becomes U+FFFD.
@@ -142,7 +139,8 @@ JsonOut &JsonOut::quoted(std::string_view S, std::string_view Suffix,
     *P++ = ',';
   *P++ = '"';
   P = escape(P, S);
-  P = escape(P, Suffix);
+  if (!Suffix.empty())
+    P = escape(P, Suffix);
   *P++ = '"';
   if (Key) {
     *P++ = ':';
