@@ -123,7 +123,7 @@ TEST(TextOutTest, ChunkedWritesKeepEveryByteInOrder) {
     }
   }
   std::string Got(Want.size() + 1, '\0');
-  std::rewind(F);
+  ASSERT_EQ(std::fseek(F, 0, SEEK_SET), 0);
   Got.resize(std::fread(Got.data(), 1, Got.size(), F));
   std::fclose(F);
   EXPECT_EQ(Got, Want);
