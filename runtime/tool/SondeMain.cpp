@@ -32,20 +32,21 @@ struct Command {
 };
 
 const Command Commands[] = {
-    {"summary", "TRACE... [--json]", "time per category and name, watches"},
-    {"export", "TRACE... --format FORMAT [-o FILE]",
+    {"summary", "TRACE... [--json] [--look-ahead N]",
+     "time per category and name, watches"},
+    {"export", "TRACE... --format FORMAT [-o FILE] [--look-ahead N]",
      "jsonl: records as JSON lines; chrome: for\n"
      "Perfetto (ui.perfetto.dev); dftracer: .pfw\n"
      "for DFAnalyzer; traincheck: TrainCheck's\n"
      "JSONL; csv: the watched values"},
-    {"merge", "TRACE... -o FILE [--format FORMAT]",
+    {"merge", "TRACE... -o FILE [--format FORMAT] [--look-ahead N]",
      "several processes or ranks on one timeline\n"
      "(format from FILE: .json chrome, .jsonl,\n"
      ".pfw dftracer, .csv; .gz compresses)"},
     {"report", "TRACE... -o report.html [--step NAME] [--title TEXT]",
      "one self-contained HTML page: time by\n"
      "category and name, one step, the watches"},
-    {"dump", "TRACE", "every record, readable"},
+    {"dump", "TRACE [--look-ahead N]", "every record, readable"},
     {"info", "TRACE... [--json]", "process, end, drops, sites; no events read"},
 };
 
@@ -133,6 +134,8 @@ struct Options {
   std::string Output;
   std::string Step, Title;
   bool Json = false;
+  /// Events a trace's ordering may hold (docs/exports.md, "Order").
+  size_t LookAhead = size_t(1) << 20;
 };
 
 const char *const Formats[] = {"jsonl", "chrome", "dftracer", "traincheck",
@@ -187,7 +190,8 @@ bool isDirectory(const std::string &Path) {
 /// Reads every trace. A file named on the command line that cannot be read
 /// is an error; one found in a directory is skipped with a warning, and
 /// the rest of the directory is read.
-bool loadAll(const Options &O, std::vector<Trace> &Traces, bool Events = true) {
+bool loadAll(const Options &O, std::vector<Trace> &Traces, bool Events = true,
+             bool Whole = false) {
   std::string Error;
   for (const std::string &In : O.Inputs) {
     std::vector<std::string> Files, Skipped;
@@ -201,7 +205,11 @@ bool loadAll(const Options &O, std::vector<Trace> &Traces, bool Events = true) {
     size_t Read = 0;
     for (const std::string &F : Files) {
       Trace T;
-      if (!readTrace(F, T, Error, Events)) {
+      // Every command but report reads its traces as streams: the events
+      // are decoded as they are used, in bounded memory.
+      bool Ok = Whole ? readTrace(F, T, Error, Events)
+                      : openTrace(F, T, Error, Events);
+      if (!Ok) {
         if (!FromDir) {
           diag("error", Error);
           return false;
@@ -210,6 +218,8 @@ bool loadAll(const Options &O, std::vector<Trace> &Traces, bool Events = true) {
         continue;
       }
       ++Read;
+      if (T.Stream)
+        T.Stream->setLookAhead(O.LookAhead);
       if (!T.Problem.empty())
         diag("warning",
              F + ": " +
@@ -236,6 +246,9 @@ bool takes(const std::string &Command, const std::string &Option) {
     return Command == "export" || Command == "merge";
   if (Option == "-o")
     return true;
+  if (Option == "--look-ahead")
+    return Command == "summary" || Command == "export" ||
+           Command == "merge" || Command == "dump";
   if (Option == "--step" || Option == "--title")
     return Command == "report";
   return false;
@@ -328,6 +341,18 @@ int main(int Argc, char **Argv) {
         return usageError("'" + A + "' needs a value", Cmd);
       Value = Argv[++I];
     }
+    if (Flag == "--look-ahead") {
+      char *End = nullptr;
+      errno = 0;
+      unsigned long long N = std::strtoull(Value.c_str(), &End, 10);
+      if (Value.empty() || *End || errno || N < 1 || Value[0] == '-')
+        return usageError("'--look-ahead' takes a number of events (1 or "
+                          "more), not '" +
+                              Value + "'",
+                          Cmd);
+      O.LookAhead = static_cast<size_t>(N);
+      continue;
+    }
     (Flag == "--format" ? O.Format
      : Flag == "-o"     ? O.Output
      : Flag == "--step" ? O.Step
@@ -361,7 +386,7 @@ int main(int Argc, char **Argv) {
     return usageError("'dump' reads one trace", Cmd);
 
   std::vector<Trace> Traces;
-  if (!loadAll(O, Traces, O.Command != "info"))
+  if (!loadAll(O, Traces, O.Command != "info", O.Command == "report"))
     return 1;
 
   if (O.Command == "merge" || O.Command == "report") {
@@ -418,6 +443,15 @@ int main(int Argc, char **Argv) {
     for (const Trace &T : Traces)
       dumpTrace(T, Out);
   }
+  // Never silent: what the look-ahead could not put in order.
+  for (const Trace &T : Traces)
+    if (T.Stream && T.Stream->late())
+      diag("note", T.Path + ": " + std::to_string(T.Stream->late()) +
+                       " events were given before an earlier one: a region "
+                       "held, or a thread stayed silent for, more than the "
+                       "look-ahead of " +
+                       std::to_string(O.LookAhead) +
+                       " events (--look-ahead; docs/exports.md, \"Order\")");
   // Every write: a failed one sets the stream's error flag, which the
   // final flush alone would not report (its data was already dropped).
   std::string Where = ToFile ? O.Output : "standard output";

@@ -70,10 +70,14 @@ void dumpTrace(const Trace &T, std::FILE *Out) {
   for (const ThreadInfo &TI : T.Threads)
     std::fprintf(Out, "  %u tid %llu %s\n", TI.Index,
                  (unsigned long long)TI.Tid, TI.Name.c_str());
-  std::fprintf(Out, "events: %zu\n", T.Events.size());
-  int64_t T0 = T.Events.empty() ? 0 : T.Events.front().Ts;
+  std::fprintf(Out, "events: %llu\n", (unsigned long long)eventCount(T));
+  int64_t T0 = 0;
+  bool First = true;
   JsonOut J(Out);
-  for (const Event &E : T.Events) {
+  for (const Event &E : events(T)) {
+    if (First) // times from the first event's
+      T0 = E.Ts;
+    First = false;
     J.flush();
     std::fprintf(Out, "  %12.3f us  t%u  %-7s %*s#%u %s", (E.Ts - T0) / 1e3,
                  E.Thread, kindName(E.Kind), static_cast<int>(2 * E.Level), "",

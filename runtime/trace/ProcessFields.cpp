@@ -51,7 +51,7 @@ void processFields(JsonOut &J, const Trace &T,
       J.key("dur_ns").num(P.EndNs - P.StartNs);
       break;
     case ProcessField::Events:
-      J.key("events").num(static_cast<uint64_t>(T.Events.size()));
+      J.key("events").num(eventCount(T));
       break;
     case ProcessField::Dropped:
       J.key("dropped").num(P.Dropped);

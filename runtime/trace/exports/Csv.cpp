@@ -87,7 +87,7 @@ void exportCsv(const std::vector<Trace> &Traces, std::FILE *Out) {
     return E.Kind == EventKind::Watch && T.site(E.Site).Kind != SiteKind::Api;
   };
   for (const Trace &T : Traces)
-    for (const Event &E : T.Events) {
+    for (const Event &E : events(T)) {
       if (!IsValue(T, E))
         continue;
       for (const auto &KV : *E.A)
@@ -111,7 +111,7 @@ void exportCsv(const std::vector<Trace> &Traces, std::FILE *Out) {
   Row += "\r\n";
   std::fwrite(Row.data(), 1, Row.size(), Out);
   for (const Trace &T : Traces)
-    for (const Event &E : T.Events) {
+    for (const Event &E : events(T)) {
       if (!IsValue(T, E))
         continue;
       const SiteInfo &S = T.site(E.Site);

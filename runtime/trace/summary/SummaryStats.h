@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,7 +32,7 @@ struct RegionStats {
 struct WatchStats {
   std::string Name, Func;
   uint64_t Count = 0;
-  const Value *First = nullptr, *Last = nullptr;
+  std::optional<Value> First, Last;
   double Min = INFINITY, Max = -INFINITY;
   bool Numeric = false;
 };
@@ -50,7 +51,7 @@ struct StateStats {
   std::string Name, Func;
   uint64_t Records = 0;
   std::map<std::string, uint64_t> PerParam;
-  const Value *Last = nullptr;
+  std::optional<Value> Last;
 };
 
 struct Totals {
