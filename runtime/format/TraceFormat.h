@@ -137,6 +137,8 @@ public:
     return *P++;
   }
   uint64_t varint() {
+    if (P < E && *P < 0x80) // most deltas and ids: one byte
+      return *P++;
     uint64_t V = 0;
     for (unsigned Shift = 0; Shift < 64; Shift += 7) {
       if (P >= E)

@@ -86,7 +86,9 @@ struct Pending {
 class RecordSink {
 public:
   virtual ~RecordSink() = default;
-  virtual void record(Pending &&P) = 0;
+  /// A place for the next record: filled by the caller, then committed.
+  virtual Pending &fresh() = 0;
+  virtual void commit() = 0;
 };
 
 class Decoder {
@@ -145,11 +147,21 @@ public:
   uint64_t MaxTsc = 0;
   uint64_t EndTsc = 0;
   uint64_t Records = 0; ///< events the check counted
+  uint64_t Seq = 0;     ///< the events walk's count, each event's place
   /// The earliest event start the check saw (ns), if it saw one.
   int64_t MinStartNs = 0;
   bool AnyEvent = false;
   /// Times the check found outside [0, MaxTimeNs].
   size_t OutOfRange = 0;
+  /// Whether the check converts every time (a clock line that runs
+  /// backwards or leaves the range), or only keeps the extreme ticks, which
+  /// say the same on a sane line.
+  bool TimesOneByOne = false;
+  uint64_t MinTick = ~uint64_t(0), MaxTick = 0;
+  bool AnyTick = false;
+  /// After a check that kept the extremes: whether they say it all (else
+  /// the check runs again, one by one).
+  bool extremesSuffice();
 
   uint32_t MaxSite = 1u << 24;
 

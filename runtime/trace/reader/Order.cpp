@@ -51,9 +51,23 @@ uint32_t Order::alloc(Pending &&P) {
   return static_cast<uint32_t>(Nodes.size() - 1);
 }
 
-void Order::record(Pending &&P) {
-  ThreadOrder &TO = of(P.E.Thread);
-  push(TO, alloc(std::move(P)));
+Pending &Order::fresh() {
+  ++Held;
+  if (!Free.empty()) {
+    Filling = Free.back();
+    Free.pop_back();
+  } else {
+    Nodes.emplace_back();
+    Filling = static_cast<uint32_t>(Nodes.size() - 1);
+  }
+  Nodes[Filling].Next = Nodes[Filling].Prev = None;
+  return Nodes[Filling].P;
+}
+
+void Order::commit() {
+  uint32_t I = Filling;
+  Filling = None;
+  push(of(Nodes[I].P.E.Thread), I);
 }
 
 void Order::push(ThreadOrder &TO, uint32_t I) {
@@ -88,6 +102,12 @@ void Order::push(ThreadOrder &TO, uint32_t I) {
     else
       TO.Head = I;
     Nodes[Adopted].Prev = I;
+  }
+  // The common case first: a record outside every region, nothing pending.
+  if (R.OrderLevel == 0 && TO.Roots.empty()) {
+    TO.Head = TO.Tail = None;
+    appendFinal(TO, I, I);
+    return;
   }
   TO.Roots.push_back({I, I});
   // Final when nothing still to come can hold it: every region around it
@@ -179,7 +199,7 @@ void Order::giveWay() {
 
 Pending *Order::next() {
   if (Given != None) {
-    Nodes[Given].P = Pending();
+    // Its event is overwritten when the node is used again.
     Free.push_back(Given);
     Given = None;
     --Held;

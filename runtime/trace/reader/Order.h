@@ -43,7 +43,8 @@ public:
         const std::unordered_map<uint32_t, size_t> &BlocksOf,
         size_t LookAhead);
 
-  void record(Pending &&P) override;
+  Pending &fresh() override;
+  void commit() override;
   /// The last Events block of `Thread` was decoded.
   void threadDone(uint32_t Thread);
   /// Every block was decoded.
@@ -96,6 +97,7 @@ private:
   std::vector<Node> Nodes;
   std::vector<uint32_t> Free;
   uint32_t Given = None; ///< the node next() returned last
+  uint32_t Filling = None; ///< the node fresh() gave
   std::vector<ThreadOrder> Threads;
   std::unordered_map<uint32_t, size_t> Slot; ///< thread index -> Threads
   ThreadOrder &of(uint32_t Thread);

@@ -230,7 +230,8 @@ void Decoder::events(Cursor &C, const EventsBlock &EB, RecordSink *Out) {
   };
   // The events walk stops where the check stopped trusting the block.
   const uint8_t *Stop = C.pos() + C.left();
-  if (Out) {
+  bool Again = !Out && TimesOneByOne; // the check's second walk
+  if (Out || Again) {
     auto It = StopAt.find(EB.Offset);
     if (It != StopAt.end())
       Stop = Begin + (It->second - EB.Offset);
@@ -238,7 +239,7 @@ void Decoder::events(Cursor &C, const EventsBlock &EB, RecordSink *Out) {
   // In the check, a corruption stops the block, and the events walk stops
   // before the same record.
   auto Bad = [&](const uint8_t *At, const std::string &What) {
-    if (Out)
+    if (Out || Again)
       return;
     corrupt(Off(At), What);
     StopAt[EB.Offset] = Off(At);
@@ -271,52 +272,46 @@ void Decoder::events(Cursor &C, const EventsBlock &EB, RecordSink *Out) {
                                                           : BlockAt))
       return Bad(At, std::string(Why) + " (" + siteName(Head >> 4) + ")");
     auto Site = static_cast<uint32_t>(Head >> 4);
-    Pending P;
-    Event &E = P.E;
-    E.Site = Site;
-    E.Thread = Thread;
-    P.OrderLevel = PointLevels ? PointLevel : NoLevel;
+    // The check keeps nothing of a record: no event is built.
+    EventKind Kind = EventKind::Region;
+    Event::Phase Ph = Event::Phase::None;
+    uint32_t Level = 0;
+    uint32_t Order = PointLevels ? PointLevel : NoLevel;
+    int64_t Iter = -1;
+    Value V;
     uint64_t StartTsc = Tsc, EndTsc = ~uint64_t(0);
-    std::shared_ptr<const Args> A;
     switch (Type) {
     case Ev::Region:
     case Ev::RegionIt: {
       uint64_t Dur = C.varint();
-      uint64_t Level = C.varint();
+      uint64_t LevelV = C.varint();
       if (Type == Ev::RegionIt)
-        E.Iter = static_cast<int64_t>(C.varint());
+        Iter = static_cast<int64_t>(C.varint());
       if (!C.ok())
         return Bad(At, "a region record cut short");
-      if (Level > format::MaxLevel)
-        return Bad(At, "a region at nesting level " + std::to_string(Level));
+      if (LevelV > format::MaxLevel)
+        return Bad(At, "a region at nesting level " + std::to_string(LevelV));
       if (Dur > Tsc)
         return Bad(At, "a region that starts before the clock's zero");
-      E.Level = static_cast<uint32_t>(Level);
-      P.OrderLevel = E.Level;
-      E.Kind = EventKind::Region;
+      Level = static_cast<uint32_t>(LevelV);
+      Order = Level;
       StartTsc = Tsc - Dur;
       EndTsc = Tsc;
-      if (Out)
-        A = argsFor(TD, Site);
       break;
     }
     case Ev::Instant:
     case Ev::InstantStart:
     case Ev::InstantStop:
-      E.Kind = EventKind::Instant;
-      E.Ph = Type == Ev::InstantStart  ? Event::Phase::Start
-             : Type == Ev::InstantStop ? Event::Phase::Stop
-                                       : Event::Phase::None;
-      if (Out)
-        A = argsFor(TD, 0);
+      Kind = EventKind::Instant;
+      Ph = Type == Ev::InstantStart  ? Event::Phase::Start
+           : Type == Ev::InstantStop ? Event::Phase::Stop
+                                     : Event::Phase::None;
       break;
     case Ev::Watch:
-      E.Kind = EventKind::Watch;
-      if (Out ? !decodeValue(C, E.V) : !skipValue(C, BlockAt))
+      Kind = EventKind::Watch;
+      if (Out ? !decodeValue(C, V) : !skipValue(C, BlockAt))
         return Bad(At, "a watch whose value cannot be decoded (" +
                            siteName(Site) + ")");
-      if (Out)
-        A = argsFor(TD, 0);
       break;
     case Ev::CtxPush: {
       uint64_t N = C.varint();
@@ -327,13 +322,13 @@ void Decoder::events(Cursor &C, const EventsBlock &EB, RecordSink *Out) {
         if (!Out && !skipValue(C, BlockAt))
           return Bad(At, "context values that cannot be decoded (" +
                              siteName(Site) + ")");
-        Value V;
+        Value Arg;
         if (!Out) // checked: decode it for the context in force at the end
           C = Cursor(ValueAt, C.pos() + C.left());
-        decodeValue(C, V);
+        decodeValue(C, Arg);
         Entry.Values.emplace_back(I < Names.size() ? Names[I]
                                                    : "arg" + std::to_string(I),
-                                  std::move(V));
+                                  std::move(Arg));
       }
       if (!C.ok())
         return Bad(At, "a context record cut short");
@@ -359,17 +354,38 @@ void Decoder::events(Cursor &C, const EventsBlock &EB, RecordSink *Out) {
     MaxTsc = std::max(MaxTsc, Tsc);
     if (!Out) {
       ++Records;
-      countTime(StartTsc, EndTsc);
+      if (TimesOneByOne) {
+        countTime(StartTsc, EndTsc);
+      } else { // the extremes only: the clock line is monotone
+        MinTick = std::min(MinTick, StartTsc);
+        MaxTick = std::max(MaxTick, EndTsc == ~uint64_t(0) ? StartTsc : EndTsc);
+        AnyTick = true;
+      }
       continue;
     }
+    Pending &P = Out->fresh();
+    P.OrderLevel = Order;
+    P.Seq = Seq++;
+    Event &E = P.E;
+    E.Kind = Kind;
+    E.Ph = Ph; // every field: the node may have held another event
+    E.Unfinished = false;
+    E.Dur = 0;
+    E.Site = Site;
+    E.Thread = Thread;
+    E.Level = Level;
+    E.Iter = Iter;
+    E.V = std::move(V);
+    std::shared_ptr<const Args> A =
+        argsFor(TD, Kind == EventKind::Region ? Site : 0);
     E.Ts = bound(toNs(StartTsc));
-    if (E.Kind == EventKind::Region)
+    if (Kind == EventKind::Region)
       // The end converted as a point, not the length as a length: rounded
       // apart, Ts + Dur could pass the start of what follows by 1 ns.
       E.Dur = std::max<int64_t>(0, bound(toNs(EndTsc)) - E.Ts);
     E.A = A ? A.get() : &noArgs();
     E.Keep = std::move(A);
-    Out->record(std::move(P));
+    Out->commit();
   }
 }
 

@@ -195,15 +195,28 @@ void TraceStream::Impl::outline() {
 }
 
 void TraceStream::Impl::check() {
-  for (const EventsBlock &EB : D.Blocks) {
-    const uint8_t *P = bytes(EB.Offset, EB.Len);
-    Cursor C(P, P ? P + EB.Len : P);
-    D.events(C, EB, nullptr);
-  }
+  auto Walk = [this] {
+    for (const EventsBlock &EB : D.Blocks) {
+      const uint8_t *P = bytes(EB.Offset, EB.Len);
+      Cursor C(P, P ? P + EB.Len : P);
+      D.events(C, EB, nullptr);
+    }
+  };
+  Walk();
+  if (D.extremesSuffice())
+    return;
+  // A corrupt clock: the check again, converting every time to count those
+  // it puts out of range (what was corrupt is known already).
+  D.Records = 0;
+  D.Threads.clear();
+  D.AnyEvent = false;
+  D.TimesOneByOne = true;
+  Walk();
 }
 
 void TraceStream::Impl::startEvents() {
   D.Threads.clear();
+  D.Seq = 0;
   Ord = std::make_unique<Order>(Open, BlocksOf, LookAhead);
   NextBlock = 0;
   Started = true;
