@@ -137,18 +137,9 @@ public:
     return *P++;
   }
   uint64_t varint() {
-    if (P < E && *P < 0x80) // most deltas and ids: one byte
+    if (__builtin_expect(P < E && *P < 0x80, 1)) // most deltas, ids: 1 byte
       return *P++;
-    uint64_t V = 0;
-    for (unsigned Shift = 0; Shift < 64; Shift += 7) {
-      if (P >= E)
-        return fail();
-      uint8_t B = *P++;
-      V |= static_cast<uint64_t>(B & 0x7f) << Shift;
-      if (!(B & 0x80))
-        return V;
-    }
-    return fail();
+    return varintSlow();
   }
   int64_t svarint() { return unzigzag(varint()); }
   double f64() {
@@ -171,6 +162,18 @@ public:
   }
 
 private:
+  __attribute__((noinline)) uint64_t varintSlow() {
+    uint64_t V = 0;
+    for (unsigned Shift = 0; Shift < 64; Shift += 7) {
+      if (P >= E)
+        return fail();
+      uint8_t B = *P++;
+      V |= static_cast<uint64_t>(B & 0x7f) << Shift;
+      if (!(B & 0x80))
+        return V;
+    }
+    return fail();
+  }
   uint8_t fail() {
     Ok = false;
     P = E;

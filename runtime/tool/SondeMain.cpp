@@ -247,8 +247,8 @@ bool takes(const std::string &Command, const std::string &Option) {
   if (Option == "-o")
     return true;
   if (Option == "--look-ahead")
-    return Command == "summary" || Command == "export" ||
-           Command == "merge" || Command == "dump";
+    return Command == "summary" || Command == "export" || Command == "merge" ||
+           Command == "dump";
   if (Option == "--step" || Option == "--title")
     return Command == "report";
   return false;

@@ -176,7 +176,11 @@ struct Trace {
   uint64_t StoppedAt = 0; ///< byte offset where reading stopped, if torn
   std::string Problem;    ///< why reading stopped early, if it did
 
-  const SiteInfo &site(uint32_t Id) const;
+  /// The site `Id` (an event's), or an empty one when none has that id.
+  const SiteInfo &site(uint32_t Id) const {
+    return Id < Sites.size() ? Sites[Id] : unknownSite();
+  }
+  static const SiteInfo &unknownSite();
   const ThreadInfo *thread(uint32_t Index) const;
   /// The thread's kernel id, or its index when unknown.
   uint64_t tid(uint32_t Index) const;

@@ -32,7 +32,11 @@ Order::Order(std::vector<Pending> Open,
 }
 
 Order::ThreadOrder &Order::of(uint32_t Thread) {
+  if (Thread == LastThread) // records come in blocks of one thread
+    return Threads[LastSlot];
   auto [It, New] = Slot.try_emplace(Thread, Threads.size());
+  LastThread = Thread;
+  LastSlot = It->second;
   if (New)
     Threads.emplace_back();
   return Threads[It->second];
@@ -104,7 +108,7 @@ void Order::push(ThreadOrder &TO, uint32_t I) {
     Nodes[Adopted].Prev = I;
   }
   // The common case first: a record outside every region, nothing pending.
-  if (R.OrderLevel == 0 && TO.Roots.empty()) {
+  if (R.OrderLevel == 0 && Adopted == None && TO.Roots.empty()) {
     TO.Head = TO.Tail = None;
     appendFinal(TO, I, I);
     return;
@@ -138,9 +142,8 @@ void Order::finalize(ThreadOrder &TO, bool AtEnd) {
   // the end, that region.
   for (size_t R = 0; R < TO.Roots.size(); ++R) {
     uint32_t First = TO.Roots[R].First;
-    uint32_t Last = R + 1 < TO.Roots.size()
-                        ? Nodes[TO.Roots[R + 1].First].Prev
-                        : TO.Tail;
+    uint32_t Last =
+        R + 1 < TO.Roots.size() ? Nodes[TO.Roots[R + 1].First].Prev : TO.Tail;
     const Pending &Q = at(TO.Roots[R].Node);
     uint32_t Level = Q.OrderLevel == Decoder::NoLevel ? 0 : Q.OrderLevel;
     while (!AtEnd && TO.OpenGiven < TO.OpenNodes.size() &&
@@ -188,8 +191,8 @@ void Order::giveWay() {
     for (size_t R = 0; R < TO.Roots.size(); ++R)
       if (at(TO.Roots[R].Node).OrderLevel != 0)
         for (uint32_t I = TO.Roots[R].First;
-             I != None && (R + 1 == TO.Roots.size() ||
-                           I != TO.Roots[R + 1].First);
+             I != None &&
+             (R + 1 == TO.Roots.size() || I != TO.Roots[R + 1].First);
              I = Nodes[I].Next)
           ++Late;
     finalize(TO, false);

@@ -40,8 +40,7 @@ public:
   /// caller, Seq after every record). `BlocksOf`: per thread, its Events
   /// blocks. `LookAhead`: the events held before order gives way.
   Order(std::vector<Pending> Open,
-        const std::unordered_map<uint32_t, size_t> &BlocksOf,
-        size_t LookAhead);
+        const std::unordered_map<uint32_t, size_t> &BlocksOf, size_t LookAhead);
 
   Pending &fresh() override;
   void commit() override;
@@ -96,11 +95,13 @@ private:
 
   std::vector<Node> Nodes;
   std::vector<uint32_t> Free;
-  uint32_t Given = None; ///< the node next() returned last
+  uint32_t Given = None;   ///< the node next() returned last
   uint32_t Filling = None; ///< the node fresh() gave
   std::vector<ThreadOrder> Threads;
   std::unordered_map<uint32_t, size_t> Slot; ///< thread index -> Threads
   ThreadOrder &of(uint32_t Thread);
+  uint32_t LastThread = ~0u;
+  size_t LastSlot = 0;
   size_t Held = 0;
   size_t LookAhead;
   bool Ended = false;

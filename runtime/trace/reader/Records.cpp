@@ -171,8 +171,8 @@ std::shared_ptr<const Args> Decoder::argsFor(ThreadDecode &TD,
       Put(E.Values);
   if (Own)
     Put(Own->Values);
-  TD.Cached = Out.empty() ? nullptr
-                          : std::make_shared<const Args>(std::move(Out));
+  TD.Cached =
+      Out.empty() ? nullptr : std::make_shared<const Args>(std::move(Out));
   TD.CachedOwn = OwnIndex;
   TD.Valid = true;
   return TD.Cached;
@@ -268,8 +268,8 @@ void Decoder::events(Cursor &C, const EventsBlock &EB, RecordSink *Out) {
     Tsc += static_cast<uint64_t>(C.svarint());
     if (!C.ok())
       return Bad(At, "a record cut short");
-    if (const char *Why = checkSite(Head >> 4, Type, Out ? ~uint64_t(0)
-                                                          : BlockAt))
+    if (const char *Why =
+            checkSite(Head >> 4, Type, Out ? ~uint64_t(0) : BlockAt))
       return Bad(At, std::string(Why) + " (" + siteName(Head >> 4) + ")");
     auto Site = static_cast<uint32_t>(Head >> 4);
     // The check keeps nothing of a record: no event is built.

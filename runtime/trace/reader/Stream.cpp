@@ -71,9 +71,9 @@ struct TraceStream::Impl {
 
 bool TraceStream::Impl::read(const std::string &Path, std::string &Error) {
   T.Path = Path;
-  const uint8_t *H =
-      Size >= format::FileHeaderSize ? bytes(0, format::FileHeaderSize)
-                                     : nullptr;
+  const uint8_t *H = Size >= format::FileHeaderSize
+                         ? bytes(0, format::FileHeaderSize)
+                         : nullptr;
   if (!H || std::memcmp(H, format::Magic, 8) != 0) {
     Error = Path + ": not a sonde trace (bad magic)";
     return false;
@@ -88,8 +88,7 @@ bool TraceStream::Impl::read(const std::string &Path, std::string &Error) {
     return false;
   }
   D.PointLevels = T.VersionMinor >= 2;
-  D.MaxSite = static_cast<uint32_t>(
-      std::min<uint64_t>(1u << 24, 4096 + Size));
+  D.MaxSite = static_cast<uint32_t>(std::min<uint64_t>(1u << 24, 4096 + Size));
   outline();
   D.clockLine();
   if (Events)
@@ -165,15 +164,15 @@ void TraceStream::Impl::outline() {
     uint64_t Have = Torn ? Size - Body : Len;
     if (Type == Block::Events) {
       // Only its thread now: the later walks decode it.
-      const uint8_t *P = bytes(Body, static_cast<size_t>(std::min<uint64_t>(
-                                         Have, 10)));
+      const uint8_t *P =
+          bytes(Body, static_cast<size_t>(std::min<uint64_t>(Have, 10)));
       Cursor C(P, P ? P + std::min<uint64_t>(Have, 10) : P);
       uint64_t Thread = P ? C.varint() : ~uint64_t(0);
       EventsBlock EB;
       EB.Offset = Body;
       EB.Len = static_cast<uint32_t>(Have);
-      EB.Thread = C.ok() && Thread <= UINT32_MAX ? static_cast<uint32_t>(Thread)
-                                                 : ~0u;
+      EB.Thread =
+          C.ok() && Thread <= UINT32_MAX ? static_cast<uint32_t>(Thread) : ~0u;
       D.Blocks.push_back(EB);
     } else {
       const uint8_t *P = bytes(Body, static_cast<size_t>(Have));

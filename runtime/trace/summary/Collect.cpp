@@ -136,14 +136,13 @@ Totals collect(const std::vector<Trace> &Traces) {
         ++T.Instants[S.Category + "/" + eventName(Tr, E)];
         break;
       case EventKind::Watch: {
-        WatchStats &W =
-            rowOf(T.Watches, WatchIndex, BySite[E.Site], S.Name, S.Function,
-                  [&] {
-                  WatchStats New;
-                  New.Name = S.Name;
-                  New.Func = S.Function;
-                  return New;
-                });
+        WatchStats &W = rowOf(T.Watches, WatchIndex, BySite[E.Site], S.Name,
+                              S.Function, [&] {
+                                WatchStats New;
+                                New.Name = S.Name;
+                                New.Func = S.Function;
+                                return New;
+                              });
         ++W.Count;
         if (!W.First)
           W.First = E.V;
@@ -163,10 +162,6 @@ Totals collect(const std::vector<Trace> &Traces) {
     for (const auto &C : Open)
       ++T.Apis[C.second.first].Unfinished;
   }
-  for (RegionStats &R : T.Regions)
-    std::sort(R.Durs.begin(), R.Durs.end());
-  for (ApiStats &A : T.Apis)
-    std::sort(A.Durs.begin(), A.Durs.end());
   std::sort(T.Apis.begin(), T.Apis.end(),
             [](const ApiStats &A, const ApiStats &B) {
               return std::tie(B.Total, A.Function, A.Caller) <

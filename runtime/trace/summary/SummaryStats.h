@@ -11,6 +11,7 @@
 #ifndef SONDE_TRACE_SUMMARY_SUMMARYSTATS_H
 #define SONDE_TRACE_SUMMARY_SUMMARYSTATS_H
 
+#include "DurationSketch.h"
 #include "sonde/trace.h"
 
 #include <cmath>
@@ -24,7 +25,7 @@ namespace sonde::trace::summary {
 
 struct RegionStats {
   std::string Cat, Category, Name;
-  std::vector<int64_t> Durs;
+  DurationSketch Durs;
   int64_t Total = 0;
   uint64_t Unfinished = 0;
 };
@@ -42,7 +43,7 @@ struct WatchStats {
 struct ApiStats {
   std::string Function, Caller;
   uint64_t Calls = 0, Errors = 0, Unfinished = 0;
-  std::vector<int64_t> Durs;
+  DurationSketch Durs;
   int64_t Total = 0;
 };
 
