@@ -32,9 +32,10 @@ Order::Order(std::vector<Pending> Open,
 }
 
 Order::ThreadOrder &Order::of(uint32_t Thread) {
-  if (Thread == LastThread) // records come in blocks of one thread
+  if (HaveLast && Thread == LastThread) // records come in blocks of one thread
     return Threads[LastSlot];
   auto [It, New] = Slot.try_emplace(Thread, Threads.size());
+  HaveLast = true;
   LastThread = Thread;
   LastSlot = It->second;
   if (New)

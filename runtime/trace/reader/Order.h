@@ -100,7 +100,8 @@ private:
   std::vector<ThreadOrder> Threads;
   std::unordered_map<uint32_t, size_t> Slot; ///< thread index -> Threads
   ThreadOrder &of(uint32_t Thread);
-  uint32_t LastThread = ~0u;
+  bool HaveLast = false;
+  uint32_t LastThread = 0;
   size_t LastSlot = 0;
   size_t Held = 0;
   size_t LookAhead;
