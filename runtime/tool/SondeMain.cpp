@@ -10,6 +10,7 @@
 
 #include "Export.h"
 #include "TraceFormat.h"
+#include "invariants/Invariants.h"
 #include "sonde/trace.h"
 
 #include <algorithm>
@@ -47,6 +48,10 @@ const Command Commands[] = {
      "category and name, one step, the watches"},
     {"dump", "TRACE", "every record, readable"},
     {"info", "TRACE... [--json]", "process, end, drops, sites; no events read"},
+    {"infer", "TRACE... [-o FILE]",
+     "invariants of good runs (docs/invariants.md)"},
+    {"check", "TRACE... --invariants FILE [--json]",
+     "violations of those invariants; exit 1"},
 };
 
 const Command *findCommand(const std::string &Name) {
@@ -270,6 +275,9 @@ int main(int Argc, char **Argv) {
     std::puts(version().c_str());
     return 0;
   }
+  // infer and check parse their own options (invariants/Commands.cpp).
+  if (O.Command == "infer" || O.Command == "check")
+    return sonde::trace::inv::runInvariantCommand(Argc, Argv);
   const Command *Cmd = findCommand(O.Command);
   if (!Cmd)
     return usageError("unknown command '" + O.Command + "'");

@@ -1,0 +1,172 @@
+//===- Argument.cpp - argument: what calls and sites are given ------------===//
+//
+// Over the args of probe sites (`args: {lr: ...}`) and the arguments of
+// API calls (`apis:`):
+//  - `same`: always the same value (TrainCheck's "API called with the same
+//    argument": `set_to_none`, the learning rate, `model.is_training()`),
+//    or the same but for the last record of each iteration of a scope (a
+//    batch's shape);
+//  - `differs`: from one record to the next the value differs (the batch
+//    given to the loss differs between consecutive steps; a loader that
+//    returns the same batch breaks it). Also over watches' `hash` fields.
+//
+// `differs` is kept for content hashes, strings and integers only: a
+// floating-point statistic that changes every step is not a rule anyone
+// wrote, and keeping it would be noise. `same` on a site arg that is
+// constant in the program text is still kept: a seeded bug can change it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Families.h"
+
+#include <unordered_map>
+
+namespace sonde::trace::inv {
+namespace {
+
+bool isArgStream(const Point &P) {
+  return P.O == Origin::Arg || P.O == Origin::ApiArg;
+}
+
+bool isDiffersStream(const Point &P) {
+  if (P.O == Origin::State)
+    return false; // state.changes speaks of parameters
+  return P.HashField || (isArgStream(P) && (P.V.K == Scalar::Kind::Str ||
+                                            P.V.K == Scalar::Kind::Int));
+}
+
+struct Stats {
+  Constancy K;
+  bool Arg = false, Differs = true, DiffersKind = true;
+  uint64_t Pairs = 0;
+  Scalar Prev;
+  uint32_t PrevThread = 0;
+  bool HavePrev = false;
+};
+
+class ArgumentLearner : public Learner {
+  std::unordered_map<uint32_t, Stats> Streams;
+  InferOptions Opt;
+
+public:
+  explicit ArgumentLearner(const InferOptions &O) : Opt(O) {}
+
+  void value(const Feed &, const Point &P) override {
+    bool Arg = isArgStream(P), Diff = isDiffersStream(P);
+    if (!Arg && !Diff)
+      return;
+    Stats &S = Streams[P.Stream];
+    S.Arg = Arg;
+    if (Arg)
+      S.K.add(P);
+    S.DiffersKind &= Diff;
+    if (S.HavePrev && S.PrevThread == P.E->Thread) {
+      ++S.Pairs;
+      S.Differs &= P.V != S.Prev;
+    }
+    S.Prev = P.V;
+    S.PrevThread = P.E->Thread;
+    S.HavePrev = true;
+  }
+
+  void traceEnded(const Feed &) override {
+    for (auto &[Id, S] : Streams)
+      S.HavePrev = false;
+  }
+
+  void emit(const Feed &F, std::vector<Invariant> &Out) override {
+    for (auto &[Id, S] : Streams) {
+      Invariant I;
+      I.Family = "argument";
+      I.Subject = F.name(Id);
+      if (S.Arg && S.K.N >= Opt.MinSupport) {
+        const Constancy::Cand *C = S.K.AllEqual ? nullptr : S.K.exceptLast();
+        if (S.K.AllEqual || C) {
+          Invariant Same = I;
+          Same.Relation = "same";
+          Same.Value = S.K.First.text();
+          Same.Support = S.K.N;
+          Same.Text = quote(I.Subject) + " is always " + Same.Value;
+          if (C) {
+            Same.Scope = F.name(C->Scope);
+            Same.Text += " but for the last record of an iteration of " +
+                         quote(Same.Scope);
+          }
+          Out.push_back(std::move(Same));
+        }
+      }
+      if (S.DiffersKind && S.Differs && S.Pairs >= Opt.MinSupport) {
+        I.Relation = "differs";
+        I.Support = S.Pairs;
+        I.Text = quote(I.Subject) + " differs from one record to the next";
+        Out.push_back(std::move(I));
+      }
+    }
+  }
+};
+
+class ArgumentCheck : public CheckSink {
+  struct Last {
+    Scalar V;
+    uint32_t Thread = 0;
+    bool Have = false;
+    uint64_t Pending = 0;
+  };
+  std::vector<Last> Lasts;
+
+public:
+  explicit ArgumentCheck(std::vector<const Invariant *> I)
+      : CheckSink(std::move(I)), Lasts(Tallies.size()) {}
+
+  void value(const Feed &F, const Point &P) override {
+    for (size_t I : about(F, P.Stream)) {
+      const Invariant &Inv = *Tallies[I].Inv;
+      Last &L = Lasts[I];
+      Tallies[I].Touched = true;
+      std::string Bad;
+      if (Inv.Relation == "same") {
+        std::string Text = P.V.text();
+        if (Inv.Scope.empty()) {
+          if (Text != Inv.Value)
+            Bad = "value " + Text;
+        } else {
+          int64_t Scope = F.find(Inv.Scope);
+          uint64_t It = Scope < 0 ? 0 : iterationOf(*P.Stack, uint32_t(Scope));
+          if (L.Pending && L.Pending == It)
+            Bad = "a record after " + L.V.text() + " in the same iteration";
+          L.Pending = Text != Inv.Value ? It : 0;
+        }
+      } else if (Inv.Relation == "differs") {
+        if (L.Have && L.Thread == P.E->Thread && L.V == P.V)
+          Bad = "the same as the previous record: " + P.V.text();
+      }
+      L.V = P.V;
+      L.Thread = P.E->Thread;
+      L.Have = true;
+      if (!Bad.empty())
+        violate(I, F, F.where(*P.E, P.Site, Bad));
+    }
+  }
+
+  void traceEnded(const Feed &) override {
+    for (Last &L : Lasts) {
+      L.Have = false;
+      L.Pending = 0;
+    }
+  }
+};
+
+} // namespace
+
+Family argumentFamily() {
+  return {"argument",
+          {"same", "differs"},
+          [](const InferOptions &O) -> std::unique_ptr<Learner> {
+            return std::make_unique<ArgumentLearner>(O);
+          },
+          [](std::vector<const Invariant *> I) -> std::unique_ptr<CheckSink> {
+            return std::make_unique<ArgumentCheck>(std::move(I));
+          }};
+}
+
+} // namespace sonde::trace::inv

@@ -1,0 +1,370 @@
+//===- Feed.cpp - Events in order, as scopes and value streams ------------===//
+//
+// The one pass over a trace that inference and checking share (Feed.h):
+// regions become scope iterations, values become stream points. Both sides
+// see exactly the same keys, so what infer names, check finds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Feed.h"
+
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace sonde::trace::inv {
+
+Sink::~Sink() = default;
+
+std::string shortFile(const std::string &File) {
+  size_t Slash = File.find_last_of('/');
+  return Slash == std::string::npos ? File : File.substr(Slash + 1);
+}
+
+std::string shortestDouble(double X) {
+  char Buf[40];
+  // The shortest of %.15g..%.17g that reads back as the same double.
+  for (int Digits = 15; Digits <= 17; ++Digits) {
+    std::snprintf(Buf, sizeof(Buf), "%.*g", Digits, X);
+    if (std::strtod(Buf, nullptr) == X || std::isnan(X))
+      break;
+  }
+  return Buf;
+}
+
+std::string Scalar::text() const {
+  char Buf[40];
+  switch (K) {
+  case Kind::Null:
+    return "null";
+  case Kind::Bool:
+    return N != 0 ? "true" : "false";
+  case Kind::Int:
+    std::snprintf(Buf, sizeof(Buf), "%.0f", N);
+    return Buf;
+  case Kind::Float:
+    return shortestDouble(N);
+  case Kind::Str:
+    return S;
+  }
+  return "";
+}
+
+namespace {
+
+bool scalarOf(const Value &V, Scalar &Out) {
+  switch (V.K) {
+  case Value::Kind::Bool:
+    Out.K = Scalar::Kind::Bool;
+    Out.N = V.B ? 1 : 0;
+    return true;
+  case Value::Kind::Int:
+    Out.K = Scalar::Kind::Int;
+    Out.N = static_cast<double>(V.I);
+    return true;
+  case Value::Kind::UInt:
+    Out.K = Scalar::Kind::Int;
+    Out.N = static_cast<double>(V.U);
+    return true;
+  case Value::Kind::Float:
+    Out.K = Scalar::Kind::Float;
+    Out.N = V.F;
+    return true;
+  case Value::Kind::String:
+    Out.K = Scalar::Kind::Str;
+    Out.S = V.str();
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// An array of scalars (a shape) as one text value: `[64,1,28,28]`.
+bool arrayText(const Value &V, std::string &Out) {
+  Out = "[";
+  for (const Value &I : V.items()) {
+    Scalar S;
+    if (!scalarOf(I, S))
+      return false;
+    if (Out.size() > 1)
+      Out += ",";
+    Out += S.text();
+  }
+  Out += "]";
+  return true;
+}
+
+} // namespace
+
+Feed::Feed(std::vector<Sink *> S, bool N) : Sinks(std::move(S)), Nesting(N) {}
+
+std::string Feed::siteKey(const SiteInfo &S) {
+  return S.Category + "/" + S.Name + " in " + S.Function + " at " +
+         shortFile(S.File) + ":" + std::to_string(S.Line);
+}
+
+uint32_t Feed::intern(const std::string &Key) {
+  auto [It, New] = Ids.try_emplace(Key, static_cast<uint32_t>(Names.size()));
+  if (New) {
+    Names.push_back(Key);
+    SiteStreams.emplace_back();
+  }
+  return It->second;
+}
+
+int64_t Feed::find(const std::string &Key) const {
+  auto It = Ids.find(Key);
+  return It == Ids.end() ? -1 : It->second;
+}
+
+const SiteInfo *Feed::siteInfo(uint32_t Id) const {
+  auto It = SiteInfos.find(Id);
+  return It == SiteInfos.end() ? nullptr : &It->second;
+}
+
+bool Feed::nested(uint32_t Outer, uint32_t Inner) const {
+  return Outer < Inside.size() && Inner < Inside[Outer].size() &&
+         Inside[Outer][Inner];
+}
+
+Where Feed::whereAt(int64_t Ts, uint32_t Thread, uint32_t Site,
+                    std::string Detail) const {
+  Where W;
+  if (Cur) {
+    W.TracePath = Cur->Path;
+    W.Rank = Cur->Process.Rank;
+    W.Since = Ts - Cur->Process.StartNs;
+  }
+  W.Thread = Thread;
+  W.Ts = Ts;
+  W.Site = Names[Site];
+  if (const SiteInfo *S = siteInfo(Site)) {
+    W.File = S->File;
+    W.Line = S->Line;
+  }
+  W.Detail = std::move(Detail);
+  return W;
+}
+
+Where Feed::where(const Event &E, uint32_t Site, std::string Detail) const {
+  return whereAt(E.Ts, E.Thread, Site, std::move(Detail));
+}
+
+void Feed::beginTrace(const Trace &T) {
+  Cur = &T;
+  ++TraceCount;
+  SiteIds.assign(T.Sites.size(), -1);
+  Stacks.clear();
+}
+
+uint32_t Feed::siteOf(const Trace &T, uint32_t Id) {
+  if (Id >= SiteIds.size())
+    SiteIds.resize(Id + 1, -1);
+  if (SiteIds[Id] >= 0)
+    return static_cast<uint32_t>(SiteIds[Id]);
+  const SiteInfo &Info = T.site(Id);
+  uint32_t S = intern(siteKey(Info));
+  SiteInfos.try_emplace(S, Info);
+  SiteIds[Id] = S;
+  return S;
+}
+
+void Feed::close(std::vector<OpenScope> &Stack) {
+  OpenScope S = std::move(Stack.back());
+  Stack.pop_back();
+  for (Sink *K : Sinks)
+    K->scopeClosed(*this, S);
+  for (const OpenScope::Child &C : S.Children)
+    S.Pos[C.Site] = -1;
+  PosPool.push_back(std::move(S.Pos));
+}
+
+void Feed::endTrace() {
+  for (auto &Stack : Stacks)
+    while (!Stack.empty())
+      close(Stack);
+  if (Cur)
+    for (Sink *K : Sinks)
+      K->traceEnded(*this);
+  Stacks.clear();
+  Cur = nullptr;
+}
+
+void Feed::observe(const Trace &T, const Event &E) {
+  if (&T != Cur) {
+    if (Cur)
+      endTrace();
+    beginTrace(T);
+  }
+  ++Records;
+  uint32_t Site = siteOf(T, E.Site);
+  if (E.Thread >= Stacks.size())
+    Stacks.resize(E.Thread + 1);
+  std::vector<OpenScope> &Stack = Stacks[E.Thread];
+  bool IsRegion = E.Kind == EventKind::Region;
+  int64_t End = E.Ts + (IsRegion ? E.Dur : 0);
+  // Records come in start order: one that does not fit in the innermost
+  // open region starts after it, and so does every later one.
+  while (!Stack.empty() &&
+         !(E.Ts >= Stack.back().Start && End <= Stack.back().End))
+    close(Stack);
+  for (OpenScope &S : Stack) {
+    if (S.Pos.size() <= Site)
+      S.Pos.resize(Names.size(), -1);
+    if (S.Pos[Site] < 0) {
+      S.Pos[Site] = static_cast<int32_t>(S.Children.size());
+      S.Children.push_back({Site, E.Ts});
+    }
+    if (Nesting) {
+      if (Inside.size() <= S.Site)
+        Inside.resize(S.Site + 1);
+      if (Inside[S.Site].size() <= Site)
+        Inside[S.Site].resize(Names.size());
+      Inside[S.Site][Site] = true;
+    }
+  }
+  for (Sink *K : Sinks)
+    K->record(*this, E, Site);
+  stream(E, Site, T.site(E.Site), Stack);
+  if (IsRegion) {
+    OpenScope S;
+    S.Site = Site;
+    S.Start = E.Ts;
+    S.End = End;
+    S.Iter = NextIter++;
+    S.Thread = E.Thread;
+    S.Partial = E.Unfinished;
+    if (!PosPool.empty()) {
+      S.Pos = std::move(PosPool.back());
+      PosPool.pop_back();
+    }
+    Stack.push_back(std::move(S));
+  }
+}
+
+void Feed::emit(Point &P) {
+  auto &Map = SiteStreams[P.Site];
+  auto It = Map.find(PathBuf);
+  if (It == Map.end()) {
+    uint32_t Id = intern(Names[P.Site] + PathBuf);
+    // intern() may have grown SiteStreams: look the site's map up again.
+    It = SiteStreams[P.Site].emplace(PathBuf, Id).first;
+  }
+  P.Stream = It->second;
+  for (Sink *K : Sinks)
+    K->value(*this, P);
+}
+
+void Feed::flatten(const Value &V, std::string &Path, Point &P, int Depth) {
+  size_t Mark = Path.size();
+  if (scalarOf(V, P.V)) {
+    P.TopLevel = Depth == 0;
+    P.HashField = Path.size() >= 5 && Path.compare(Mark - 5, 5, ".hash") == 0;
+    emit(P);
+    return;
+  }
+  if (V.K == Value::Kind::Array) {
+    std::string Text;
+    if (arrayText(V, Text)) {
+      P.V.K = Scalar::Kind::Str;
+      P.V.S = std::move(Text);
+      P.TopLevel = Depth == 0;
+      P.HashField = false;
+      emit(P);
+      return;
+    }
+    if (Depth >= 3)
+      return;
+    size_t I = 0;
+    for (const Value &Item : V.items()) {
+      Path += "[" + std::to_string(I++) + "]";
+      flatten(Item, Path, P, Depth + 1);
+      Path.resize(Mark);
+    }
+    return;
+  }
+  if (V.K != Value::Kind::Object || Depth >= 3)
+    return; // null, truncated: nothing to compare
+  for (const auto &[Name, Member] : V.members()) {
+    Path += ".";
+    Path += Name;
+    flatten(Member, Path, P, Depth + 1);
+    Path.resize(Mark);
+  }
+}
+
+void Feed::stream(const Event &E, uint32_t Site, const SiteInfo &Info,
+                  const std::vector<OpenScope> &Stack) {
+  Point P;
+  P.Site = Site;
+  P.E = &E;
+  P.Stack = &Stack;
+  // A site's own args (not the context it inherits: the site that set the
+  // context has those as its own).
+  if (!Info.ArgNames.empty() && E.A) {
+    P.O = Origin::Arg;
+    for (const auto &[Name, V] : *E.A) {
+      bool Own = false;
+      for (const std::string &N : Info.ArgNames)
+        Own |= N == Name;
+      if (!Own)
+        continue;
+      PathBuf = " arg ";
+      PathBuf += Name;
+      P.HashField = false;
+      if (scalarOf(V, P.V)) {
+        P.TopLevel = true;
+        emit(P);
+      }
+    }
+  }
+  if (E.Kind != EventKind::Watch)
+    return;
+  switch (Info.Kind) {
+  case SiteKind::State: {
+    const Value *Param = E.V.get("param");
+    if (!Param || Param->K != Value::Kind::String)
+      return;
+    P.O = Origin::State;
+    for (const auto &[Name, Member] : E.V.members()) {
+      if (Name == "param")
+        continue;
+      PathBuf = " [" + Param->str() + "]." + Name;
+      flatten(Member, PathBuf, P, 1);
+    }
+    return;
+  }
+  case SiteKind::Api: {
+    const Value *Phase = E.V.get("phase");
+    if (!Phase)
+      return;
+    if (Phase->str() == "pre") {
+      // One stream per argument, even when all are scalars.
+      P.O = Origin::ApiArg;
+      const Value *Args = E.V.get("args");
+      if (!Args)
+        return;
+      size_t I = 0;
+      for (const Value &A : Args->items()) {
+        PathBuf = " args[" + std::to_string(I++) + "]";
+        flatten(A, PathBuf, P, 1);
+      }
+    } else if (Phase->str() == "post") {
+      P.O = Origin::ApiRet;
+      if (const Value *Ret = E.V.get("ret")) {
+        PathBuf = " ret";
+        flatten(*Ret, PathBuf, P, 1);
+      }
+    }
+    return;
+  }
+  default:
+    P.O = Origin::Watch;
+    PathBuf = " value";
+    flatten(E.V, PathBuf, P, 0);
+    return;
+  }
+}
+
+} // namespace sonde::trace::inv

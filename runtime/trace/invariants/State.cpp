@@ -1,0 +1,213 @@
+//===- State.cpp - state: how the model and the optimizer change ----------===//
+//
+// `changes`: from one record of a model state site to the next (after each
+// optimizer step, in the spec's `state:`), each trainable parameter
+// changes: its hash, or its statistics when the site records no hash. A
+// parameter that stays the same was frozen by mistake or left out of the
+// optimizer, or the learning rate is 0.
+// `frozen`: a parameter that never changed in the good runs never does.
+// `constant_within`: a value (an arg such as the learning rate, a scalar
+// watch) that is not constant stays the same within each iteration of a
+// scope, and changes only from one to the next (at epoch boundaries).
+//
+// Support: the pairs of consecutive records compared (changes, frozen);
+// the records (constant_within). A constant value gives argument.same or
+// value.fixed instead; constant_within needs iterations holding several
+// records, or it would say nothing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Families.h"
+
+#include <cstdio>
+#include <unordered_map>
+
+namespace sonde::trace::inv {
+namespace {
+
+/// The parameter's identity: its hash, else its statistics.
+bool fingerprint(const Event &E, std::string &Param, std::string &Print) {
+  const Value *P = E.V.get("param");
+  if (!P || P->K != Value::Kind::String)
+    return false;
+  Param = P->str();
+  if (const Value *H = E.V.get("hash"); H && H->K == Value::Kind::String) {
+    Print = H->str();
+    return true;
+  }
+  Print.clear();
+  for (const char *Field : {"norm", "mean", "std", "min", "max"})
+    if (const Value *V = E.V.get(Field); V && V->isNumber()) {
+      char Buf[32];
+      std::snprintf(Buf, sizeof(Buf), "%.17g/", V->number());
+      Print += Buf;
+    }
+  return !Print.empty();
+}
+
+/// The stream of a parameter of a state site: `<site> [fc1.weight]`.
+bool paramStream(Feed &F, const Event &E, uint32_t Site, uint32_t &Stream,
+                 std::string &Print) {
+  const SiteInfo *S = F.siteInfo(Site);
+  std::string Param;
+  if (!S || S->Kind != SiteKind::State || E.Kind != EventKind::Watch ||
+      !fingerprint(E, Param, Print))
+    return false;
+  Stream = F.intern(F.name(Site) + " [" + Param + "]");
+  return true;
+}
+
+struct Chain {
+  std::string Prev;
+  uint32_t Thread = 0;
+  bool Have = false;
+  uint64_t Changed = 0, Same = 0;
+};
+
+bool isWithinStream(const Point &P) {
+  return P.O == Origin::Arg || (P.O == Origin::Watch && P.TopLevel);
+}
+
+class StateLearner : public Learner {
+  std::unordered_map<uint32_t, Chain> Params;
+  std::unordered_map<uint32_t, Constancy> Values;
+  InferOptions Opt;
+
+public:
+  explicit StateLearner(const InferOptions &O) : Opt(O) {}
+
+  void record(Feed &F, const Event &E, uint32_t Site) override {
+    uint32_t Stream;
+    std::string Print;
+    if (!paramStream(F, E, Site, Stream, Print))
+      return;
+    Chain &C = Params[Stream];
+    if (C.Have && C.Thread == E.Thread)
+      ++(C.Prev == Print ? C.Same : C.Changed);
+    C.Prev = std::move(Print);
+    C.Thread = E.Thread;
+    C.Have = true;
+  }
+
+  void value(const Feed &, const Point &P) override {
+    if (isWithinStream(P))
+      Values[P.Stream].add(P);
+  }
+
+  void traceEnded(const Feed &) override {
+    for (auto &[S, C] : Params)
+      C.Have = false;
+  }
+
+  void emit(const Feed &F, std::vector<Invariant> &Out) override {
+    for (auto &[S, C] : Params) {
+      Invariant I;
+      I.Family = "state";
+      I.Subject = F.name(S);
+      if (C.Same == 0 && C.Changed >= Opt.MinSupport) {
+        I.Relation = "changes";
+        I.Support = C.Changed;
+        I.Text = quote(I.Subject) + " changes from each record to the next";
+      } else if (C.Changed == 0 && C.Same >= Opt.MinSupport) {
+        I.Relation = "frozen";
+        I.Support = C.Same;
+        I.Text = quote(I.Subject) + " never changes";
+      } else {
+        continue;
+      }
+      Out.push_back(std::move(I));
+    }
+    for (auto &[S, K] : Values) {
+      const Constancy::Cand *C = K.within();
+      if (K.AllEqual || K.N < Opt.MinSupport || !C)
+        continue;
+      Invariant I;
+      I.Family = "state";
+      I.Relation = "constant_within";
+      I.Subject = F.name(S);
+      I.Scope = F.name(C->Scope);
+      I.Support = K.N;
+      I.Text = quote(I.Subject) + " changes only between iterations of " +
+               quote(I.Scope);
+      Out.push_back(std::move(I));
+    }
+  }
+};
+
+class StateCheck : public CheckSink {
+  std::vector<Chain> Chains;
+  struct Last {
+    uint64_t Iter = 0;
+    Scalar V;
+  };
+  std::vector<Last> Lasts;
+
+public:
+  explicit StateCheck(std::vector<const Invariant *> I)
+      : CheckSink(std::move(I)), Chains(Tallies.size()), Lasts(Tallies.size()) {
+  }
+
+  void record(Feed &F, const Event &E, uint32_t Site) override {
+    uint32_t Stream;
+    std::string Print;
+    const SiteInfo *S = F.siteInfo(Site);
+    if (!S || S->Kind != SiteKind::State ||
+        !paramStream(F, E, Site, Stream, Print))
+      return;
+    for (size_t I : about(F, Stream)) {
+      Chain &C = Chains[I];
+      Tallies[I].Touched = true;
+      if (C.Have && C.Thread == E.Thread) {
+        bool Changes = Tallies[I].Inv->Relation == "changes";
+        if (Changes == (C.Prev == Print))
+          violate(I, F,
+                  F.where(E, Site,
+                          Changes ? "the same as at the previous record (" +
+                                        Print + ")"
+                                  : "was " + C.Prev + ", now " + Print));
+      }
+      C.Prev = Print;
+      C.Thread = E.Thread;
+      C.Have = true;
+    }
+  }
+
+  void value(const Feed &F, const Point &P) override {
+    if (!isWithinStream(P))
+      return;
+    for (size_t I : about(F, P.Stream)) {
+      int64_t Scope = F.find(Tallies[I].Inv->Scope);
+      uint64_t It = Scope < 0 ? 0 : iterationOf(*P.Stack, uint32_t(Scope));
+      Last &L = Lasts[I];
+      Tallies[I].Touched = true;
+      if (It && It == L.Iter && P.V != L.V)
+        violate(I, F,
+                F.where(*P.E, P.Site,
+                        "was " + L.V.text() + ", now " + P.V.text() +
+                            " within one iteration of " +
+                            quote(Tallies[I].Inv->Scope)));
+      L.Iter = It;
+      L.V = P.V;
+    }
+  }
+
+  void traceEnded(const Feed &) override {
+    for (Chain &C : Chains)
+      C.Have = false;
+  }
+};
+
+} // namespace
+
+Family stateFamily() {
+  return {"state",
+          {"changes", "frozen", "constant_within"},
+          [](const InferOptions &O) -> std::unique_ptr<Learner> {
+            return std::make_unique<StateLearner>(O);
+          },
+          [](std::vector<const Invariant *> I) -> std::unique_ptr<CheckSink> {
+            return std::make_unique<StateCheck>(std::move(I));
+          }};
+}
+
+} // namespace sonde::trace::inv
