@@ -110,13 +110,19 @@ class ArgumentCheck : public CheckSink {
     Scalar V;
     uint32_t Thread = 0;
     bool Have = false;
+    bool Same = false; ///< the relation: same, else differs
     uint64_t Pending = 0;
+    Scalar Match; ///< same: the last value found equal to the invariant's
+    bool HaveMatch = false;
   };
   std::vector<Last> Lasts;
 
 public:
   explicit ArgumentCheck(std::vector<const Invariant *> I)
-      : CheckSink(std::move(I)), Lasts(Tallies.size()) {}
+      : CheckSink(std::move(I)), Lasts(Tallies.size()) {
+    for (size_t K = 0; K < Tallies.size(); ++K)
+      Lasts[K].Same = Tallies[K].Inv->Relation == "same";
+  }
 
   void value(const Feed &F, const Point &P) override {
     for (size_t I : about(F, P.Stream)) {
@@ -124,19 +130,24 @@ public:
       Last &L = Lasts[I];
       Tallies[I].Touched = true;
       std::string Bad;
-      if (Inv.Relation == "same") {
-        std::string Text = P.V.text();
+      if (L.Same) {
+        bool Equal = L.HaveMatch && P.V == L.Match;
+        if (!Equal && P.V.text() == Inv.Value) {
+          Equal = true;
+          L.Match = P.V;
+          L.HaveMatch = true;
+        }
         if (Inv.Scope.empty()) {
-          if (Text != Inv.Value)
-            Bad = "value " + Text;
+          if (!Equal)
+            Bad = "value " + P.V.text();
         } else {
-          int64_t Scope = F.find(Inv.Scope);
+          int64_t Scope = idOf(F, I, /*Other=*/false, /*Scope=*/true);
           uint64_t It = Scope < 0 ? 0 : iterationOf(*P.Stack, uint32_t(Scope));
           if (L.Pending && L.Pending == It)
             Bad = "a record after " + L.V.text() + " in the same iteration";
-          L.Pending = Text != Inv.Value ? It : 0;
+          L.Pending = Equal ? 0 : It;
         }
-      } else if (Inv.Relation == "differs") {
+      } else {
         if (L.Have && L.Thread == P.E->Thread && L.V == P.V)
           Bad = "the same as the previous record: " + P.V.text();
       }

@@ -71,6 +71,10 @@ Checker::Checker(const std::vector<Invariant> &Invariants)
     Sinks.push_back(P->Checks.back().get());
   }
   P->F = std::make_unique<Feed>(Sinks);
+  std::vector<std::string> Subjects;
+  for (const Invariant &I : Invariants)
+    Subjects.push_back(I.Subject);
+  P->F->onlyStreamsOf(std::move(Subjects));
 }
 
 Checker::~Checker() = default;

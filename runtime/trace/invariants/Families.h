@@ -44,15 +44,15 @@ protected:
   /// ByScope) names interned id `Id`; resolved once per id.
   const std::vector<size_t> &about(const Feed &F, uint32_t Id,
                                    bool ByScope = false);
-  /// The interned id of invariant I's Subject (or Other), or -1 while no
-  /// record named it; cached once found.
-  int64_t idOf(const Feed &F, size_t I, bool Other = false);
+  /// The interned id of invariant I's Subject (or Other, or Scope), or -1
+  /// while no record named it; cached once found.
+  int64_t idOf(const Feed &F, size_t I, bool Other = false, bool Scope = false);
 
 private:
   std::unordered_map<std::string, std::vector<size_t>> BySubject, ByScopeKey;
   std::vector<std::vector<size_t>> Cache[2];
   std::vector<bool> Resolved[2];
-  std::vector<int64_t> Ids[2];
+  std::vector<int64_t> Ids[3];
 };
 
 struct Family {

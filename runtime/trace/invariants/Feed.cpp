@@ -8,6 +8,7 @@
 
 #include "Feed.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -34,15 +35,17 @@ std::string shortestDouble(double X) {
 }
 
 std::string Scalar::text() const {
-  char Buf[40];
   switch (K) {
   case Kind::Null:
     return "null";
   case Kind::Bool:
     return N != 0 ? "true" : "false";
   case Kind::Int:
-    std::snprintf(Buf, sizeof(Buf), "%.0f", N);
-    return Buf;
+    // Integers up to 2^53 are exact in N; a 64-bit id beyond is rounded
+    // alike in every record, so equal stays equal.
+    if (N > -9e18 && N < 9e18)
+      return std::to_string(static_cast<int64_t>(N));
+    return shortestDouble(N);
   case Kind::Float:
     return shortestDouble(N);
   case Kind::Str:
@@ -82,7 +85,7 @@ bool scalarOf(const Value &V, Scalar &Out) {
 
 /// An array of scalars (a shape) as one text value: `[64,1,28,28]`.
 bool arrayText(const Value &V, std::string &Out) {
-  Out = "[";
+  Out.assign(1, '[');
   for (const Value &I : V.items()) {
     Scalar S;
     if (!scalarOf(I, S))
@@ -102,6 +105,30 @@ Feed::Feed(std::vector<Sink *> S, bool N) : Sinks(std::move(S)), Nesting(N) {}
 std::string Feed::siteKey(const SiteInfo &S) {
   return S.Category + "/" + S.Name + " in " + S.Function + " at " +
          shortFile(S.File) + ":" + std::to_string(S.Line);
+}
+
+void Feed::onlyStreamsOf(std::vector<std::string> S) {
+  Filter = true;
+  Subjects = std::move(S);
+  std::sort(Subjects.begin(), Subjects.end());
+}
+
+bool Feed::streamed(uint32_t Site) {
+  if (!Filter)
+    return true;
+  if (Site >= Streamed.size())
+    Streamed.resize(Names.size(), -1);
+  if (Streamed[Site] < 0) {
+    // A subject is the site's key, or the key, a space and a path. A space
+    // sorts before any other character of a key, so such a subject comes
+    // first among those not below the key.
+    const std::string &Key = Names[Site];
+    auto It = std::lower_bound(Subjects.begin(), Subjects.end(), Key);
+    Streamed[Site] = It != Subjects.end() &&
+                     It->compare(0, Key.size(), Key) == 0 &&
+                     (It->size() == Key.size() || (*It)[Key.size()] == ' ');
+  }
+  return Streamed[Site] != 0;
 }
 
 uint32_t Feed::intern(const std::string &Key) {
@@ -226,7 +253,8 @@ void Feed::observe(const Trace &T, const Event &E) {
   }
   for (Sink *K : Sinks)
     K->record(*this, E, Site);
-  stream(E, Site, T.site(E.Site), Stack);
+  if (streamed(Site))
+    stream(E, Site, T.site(E.Site), Stack);
   if (IsRegion) {
     OpenScope S;
     S.Site = Site;
@@ -244,14 +272,26 @@ void Feed::observe(const Trace &T, const Event &E) {
 }
 
 void Feed::emit(Point &P) {
-  auto &Map = SiteStreams[P.Site];
-  auto It = Map.find(PathBuf);
-  if (It == Map.end()) {
-    uint32_t Id = intern(Names[P.Site] + PathBuf);
-    // intern() may have grown SiteStreams: look the site's map up again.
-    It = SiteStreams[P.Site].emplace(PathBuf, Id).first;
+  // A site's records have the same leaves in the same order, record after
+  // record: the leaf at this position last time is a comparison away.
+  std::vector<Leaf> &L = *Layout;
+  if (LeafNo < L.size() && L[LeafNo].Path == PathBuf) {
+    P.Stream = L[LeafNo].Stream;
+  } else {
+    auto &Map = SiteStreams[P.Site];
+    auto It = Map.find(PathBuf);
+    if (It == Map.end()) {
+      uint32_t Id = intern(Names[P.Site] + PathBuf);
+      // intern() may have grown SiteStreams: look the site's map up again.
+      It = SiteStreams[P.Site].emplace(PathBuf, Id).first;
+    }
+    P.Stream = It->second;
+    if (LeafNo < L.size())
+      L[LeafNo] = {PathBuf, P.Stream};
+    else
+      L.push_back({PathBuf, P.Stream});
   }
-  P.Stream = It->second;
+  ++LeafNo;
   for (Sink *K : Sinks)
     K->value(*this, P);
 }
@@ -265,10 +305,9 @@ void Feed::flatten(const Value &V, std::string &Path, Point &P, int Depth) {
     return;
   }
   if (V.K == Value::Kind::Array) {
-    std::string Text;
-    if (arrayText(V, Text)) {
+    if (arrayText(V, TextBuf)) {
       P.V.K = Scalar::Kind::Str;
-      P.V.S = std::move(Text);
+      P.V.S = TextBuf;
       P.TopLevel = Depth == 0;
       P.HashField = false;
       emit(P);
@@ -296,10 +335,14 @@ void Feed::flatten(const Value &V, std::string &Path, Point &P, int Depth) {
 
 void Feed::stream(const Event &E, uint32_t Site, const SiteInfo &Info,
                   const std::vector<OpenScope> &Stack) {
-  Point P;
+  Point &P = Pt; // reused: its string keeps its capacity
   P.Site = Site;
   P.E = &E;
   P.Stack = &Stack;
+  if (Site >= Layouts.size())
+    Layouts.resize(Names.size());
+  Layout = &Layouts[Site].Leaves;
+  LeafNo = 0;
   // A site's own args (not the context it inherits: the site that set the
   // context has those as its own).
   if (!Info.ArgNames.empty() && E.A) {
@@ -327,10 +370,16 @@ void Feed::stream(const Event &E, uint32_t Site, const SiteInfo &Info,
     if (!Param || Param->K != Value::Kind::String)
       return;
     P.O = Origin::State;
+    // One layout per parameter: their leaves differ by the name.
+    Layout = &Layouts[Site].ByParam[Param->str()];
+    LeafNo = 0;
     for (const auto &[Name, Member] : E.V.members()) {
       if (Name == "param")
         continue;
-      PathBuf = " [" + Param->str() + "]." + Name;
+      PathBuf = " [";
+      PathBuf += Param->str();
+      PathBuf += "].";
+      PathBuf += Name;
       flatten(Member, PathBuf, P, 1);
     }
     return;

@@ -111,6 +111,13 @@ public:
   /// Closes every region still open (the last events of the trace).
   void endTrace();
 
+  /// Only stream the values of sites whose key starts one of `Subjects`
+  /// (what a check has invariants about); by default, every site's.
+  void onlyStreamsOf(std::vector<std::string> Subjects);
+
+  /// Whether the values of the interned site are streamed.
+  bool streamed(uint32_t Site);
+
   uint32_t intern(const std::string &Key);
   const std::string &name(uint32_t Id) const { return Names[Id]; }
   size_t names() const { return Names.size(); }
@@ -151,6 +158,9 @@ private:
 
   const Trace *Cur = nullptr;
   std::vector<int64_t> SiteIds; ///< trace site id -> interned, -1 unknown
+  bool Filter = false;
+  std::vector<std::string> Subjects; ///< sorted
+  std::vector<int8_t> Streamed;      ///< per interned id: -1 unknown, 0, 1
   std::vector<std::vector<OpenScope>> Stacks; ///< per thread
   std::vector<std::vector<int32_t>> PosPool;  ///< closed scopes' tables
   /// Per interned site: its streams by path (` arg lr`, `.hash`).
@@ -158,7 +168,21 @@ private:
   uint64_t NextIter = 1;
   size_t TraceCount = 0;
   uint64_t Records = 0;
-  std::string PathBuf;
+  std::string PathBuf, TextBuf;
+  Point Pt;
+  /// Per interned site: its leaves in the order the last record had them,
+  /// and per parameter for model state sites.
+  struct Leaf {
+    std::string Path;
+    uint32_t Stream;
+  };
+  struct SiteLayout {
+    std::vector<Leaf> Leaves;
+    std::unordered_map<std::string, std::vector<Leaf>> ByParam;
+  };
+  std::vector<SiteLayout> Layouts;
+  std::vector<Leaf> *Layout = nullptr;
+  size_t LeafNo = 0;
 };
 
 /// A file's last component: site keys name files by it, so a trace from

@@ -37,12 +37,14 @@ CheckSink::CheckSink(std::vector<const Invariant *> Invs) {
   }
 }
 
-int64_t CheckSink::idOf(const Feed &F, size_t I, bool Other) {
-  auto &V = Ids[Other];
+int64_t CheckSink::idOf(const Feed &F, size_t I, bool Other, bool Scope) {
+  auto &V = Ids[Scope ? 2 : Other ? 1 : 0];
   if (V.empty())
     V.assign(Tallies.size(), -1);
-  if (V[I] < 0)
-    V[I] = F.find(Other ? Tallies[I].Inv->Other : Tallies[I].Inv->Subject);
+  if (V[I] < 0) {
+    const Invariant &Inv = *Tallies[I].Inv;
+    V[I] = F.find(Scope ? Inv.Scope : Other ? Inv.Other : Inv.Subject);
+  }
   return V[I];
 }
 

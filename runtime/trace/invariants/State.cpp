@@ -45,17 +45,28 @@ bool fingerprint(const Event &E, std::string &Param, std::string &Print) {
   return !Print.empty();
 }
 
-/// The stream of a parameter of a state site: `<site> [fc1.weight]`.
-bool paramStream(Feed &F, const Event &E, uint32_t Site, uint32_t &Stream,
-                 std::string &Print) {
-  const SiteInfo *S = F.siteInfo(Site);
+/// The streams of the parameters of state sites: `<site> [fc1.weight]`,
+/// interned once each.
+class ParamStreams {
+  std::unordered_map<uint32_t, std::unordered_map<std::string, uint32_t>> Ids;
   std::string Param;
-  if (!S || S->Kind != SiteKind::State || E.Kind != EventKind::Watch ||
-      !fingerprint(E, Param, Print))
-    return false;
-  Stream = F.intern(F.name(Site) + " [" + Param + "]");
-  return true;
-}
+
+public:
+  bool get(Feed &F, const Event &E, uint32_t Site, uint32_t &Stream,
+           std::string &Print) {
+    const SiteInfo *S = F.siteInfo(Site);
+    if (!S || S->Kind != SiteKind::State || E.Kind != EventKind::Watch ||
+        !fingerprint(E, Param, Print))
+      return false;
+    auto &Map = Ids[Site];
+    auto It = Map.find(Param);
+    if (It == Map.end())
+      It =
+          Map.emplace(Param, F.intern(F.name(Site) + " [" + Param + "]")).first;
+    Stream = It->second;
+    return true;
+  }
+};
 
 struct Chain {
   std::string Prev;
@@ -71,6 +82,7 @@ bool isWithinStream(const Point &P) {
 class StateLearner : public Learner {
   std::unordered_map<uint32_t, Chain> Params;
   std::unordered_map<uint32_t, Constancy> Values;
+  ParamStreams Streams;
   InferOptions Opt;
 
 public:
@@ -79,7 +91,7 @@ public:
   void record(Feed &F, const Event &E, uint32_t Site) override {
     uint32_t Stream;
     std::string Print;
-    if (!paramStream(F, E, Site, Stream, Print))
+    if (!Streams.get(F, E, Site, Stream, Print))
       return;
     Chain &C = Params[Stream];
     if (C.Have && C.Thread == E.Thread)
@@ -136,6 +148,8 @@ public:
 
 class StateCheck : public CheckSink {
   std::vector<Chain> Chains;
+  ParamStreams Streams;
+  std::string Print;
   struct Last {
     uint64_t Iter = 0;
     Scalar V;
@@ -149,10 +163,9 @@ public:
 
   void record(Feed &F, const Event &E, uint32_t Site) override {
     uint32_t Stream;
-    std::string Print;
     const SiteInfo *S = F.siteInfo(Site);
-    if (!S || S->Kind != SiteKind::State ||
-        !paramStream(F, E, Site, Stream, Print))
+    if (!S || S->Kind != SiteKind::State || !F.streamed(Site) ||
+        !Streams.get(F, E, Site, Stream, Print))
       return;
     for (size_t I : about(F, Stream)) {
       Chain &C = Chains[I];
@@ -176,7 +189,7 @@ public:
     if (!isWithinStream(P))
       return;
     for (size_t I : about(F, P.Stream)) {
-      int64_t Scope = F.find(Tallies[I].Inv->Scope);
+      int64_t Scope = idOf(F, I, /*Other=*/false, /*Scope=*/true);
       uint64_t It = Scope < 0 ? 0 : iterationOf(*P.Stack, uint32_t(Scope));
       Last &L = Lasts[I];
       Tallies[I].Touched = true;

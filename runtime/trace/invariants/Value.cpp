@@ -147,18 +147,44 @@ public:
   }
 };
 
+enum class Rel : uint8_t { Finite, Range, Fixed, Monotone };
+
 class ValueCheck : public CheckSink {
   struct Last {
     Scalar V;
     uint32_t Thread = 0;
     bool Have = false;
     uint64_t Pending = 0;
+    Rel R = Rel::Finite;
+    /// fixed: the last value found equal to the invariant's, so a repeat
+    /// is compared without formatting it.
+    Scalar Match;
+    bool HaveMatch = false;
   };
   std::vector<Last> Lasts;
 
+  /// Whether the value's text is the invariant's value.
+  static bool matches(Last &L, const Scalar &V, const std::string &Text) {
+    if (L.HaveMatch && V == L.Match)
+      return true;
+    if (V.text() != Text)
+      return false;
+    L.Match = V;
+    L.HaveMatch = true;
+    return true;
+  }
+
 public:
   explicit ValueCheck(std::vector<const Invariant *> I)
-      : CheckSink(std::move(I)), Lasts(Tallies.size()) {}
+      : CheckSink(std::move(I)), Lasts(Tallies.size()) {
+    for (size_t K = 0; K < Tallies.size(); ++K) {
+      const std::string &R = Tallies[K].Inv->Relation;
+      Lasts[K].R = R == "finite"  ? Rel::Finite
+                   : R == "range" ? Rel::Range
+                   : R == "fixed" ? Rel::Fixed
+                                  : Rel::Monotone;
+    }
+  }
 
   void value(const Feed &F, const Point &P) override {
     if (!isValueStream(P) && !isScalarStream(P))
@@ -168,27 +194,27 @@ public:
       Last &L = Lasts[I];
       Tallies[I].Touched = true;
       std::string Bad;
-      const std::string &R = Inv.Relation;
-      if (R == "finite") {
+      if (L.R == Rel::Finite) {
         if (P.V.K == Scalar::Kind::Float && !std::isfinite(P.V.N))
           Bad = "value " + P.V.text();
-      } else if (R == "range") {
+      } else if (L.R == Rel::Range) {
         if (!P.V.isNumber() || !(P.V.N >= Inv.Lo && P.V.N <= Inv.Hi))
           Bad = "value " + P.V.text();
-      } else if (R == "fixed") {
-        std::string Text = P.V.text();
+      } else if (L.R == Rel::Fixed) {
+        bool Same = matches(L, P.V, Inv.Value);
         if (Inv.Scope.empty()) {
-          if (Text != Inv.Value)
-            Bad = "value " + Text;
+          if (!Same)
+            Bad = "value " + P.V.text();
         } else {
-          int64_t Scope = F.find(Inv.Scope);
+          int64_t Scope = idOf(F, I, /*Other=*/false, /*Scope=*/true);
           uint64_t It = Scope < 0 ? 0 : iterationOf(*P.Stack, uint32_t(Scope));
           if (L.Pending && L.Pending == It)
             Bad = "a record after " + L.V.text() + " in the same iteration";
-          L.Pending = Text != Inv.Value ? It : 0;
-          L.V = P.V;
+          L.Pending = Same ? 0 : It;
+          if (!Same)
+            L.V = P.V;
         }
-      } else if (R == "monotone") {
+      } else {
         if (L.Have && L.Thread == P.E->Thread && P.V.isNumber() &&
             L.V.isNumber() &&
             (Inv.Direction == "increasing" ? P.V.N < L.V.N : P.V.N > L.V.N))
