@@ -81,7 +81,7 @@ public:
         I.Subject = F.name(B);
         I.Support = N;
         I.Text = "in every iteration of " + quote(I.Scope) + " that has " +
-                 quote(I.Subject) + ", " + quote(I.Other) + " comes first";
+                 quote(I.Subject) + ", " + quote(I.Other) + " comes before it";
         Out.push_back(std::move(I));
       }
     }
