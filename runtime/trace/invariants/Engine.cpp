@@ -72,6 +72,7 @@ Checker::Checker(const std::vector<Invariant> &Invariants)
   }
   P->F = std::make_unique<Feed>(Sinks);
   std::vector<std::string> Subjects;
+  Subjects.reserve(Invariants.size());
   for (const Invariant &I : Invariants)
     Subjects.push_back(I.Subject);
   P->F->onlyStreamsOf(std::move(Subjects));
