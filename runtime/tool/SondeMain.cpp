@@ -48,8 +48,8 @@ const Command Commands[] = {
      "category and name, one step, the watches"},
     {"dump", "TRACE", "every record, readable"},
     {"info", "TRACE... [--json]", "process, end, drops, sites; no events read"},
-    {"infer", "TRACE... [-o FILE]",
-     "invariants of good runs (docs/invariants.md)"},
+    {"infer", "TRACE... [-o FILE] [--min-support N] [--range-margin X]",
+     "invariants of good runs, as YAML\n(docs/invariants.md)"},
     {"check", "TRACE... --invariants FILE [--json]",
      "violations of those invariants; exit 1"},
 };
@@ -275,9 +275,6 @@ int main(int Argc, char **Argv) {
     std::puts(version().c_str());
     return 0;
   }
-  // infer and check parse their own options (invariants/Commands.cpp).
-  if (O.Command == "infer" || O.Command == "check")
-    return sonde::trace::inv::runInvariantCommand(Argc, Argv);
   const Command *Cmd = findCommand(O.Command);
   if (!Cmd)
     return usageError("unknown command '" + O.Command + "'");
@@ -292,6 +289,9 @@ int main(int Argc, char **Argv) {
       return 0;
     }
   }
+  // infer and check parse their own options (invariants/Commands.cpp).
+  if (O.Command == "infer" || O.Command == "check")
+    return sonde::trace::inv::runInvariantCommand(Argc, Argv);
   bool OptionsEnded = false;
   for (int I = 2; I < Argc; ++I) {
     std::string A = Argv[I];
