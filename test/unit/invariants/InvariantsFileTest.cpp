@@ -12,6 +12,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <ostream>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -78,9 +79,12 @@ TEST(InvariantsFile, RoundTrips) {
 }
 
 struct Bad {
+  const char *Name; ///< the test's name
   const char *Text;
   const char *Error;
 };
+
+void PrintTo(const Bad &B, std::ostream *OS) { *OS << B.Name; }
 
 class InvariantsFileErrors : public ::testing::TestWithParam<Bad> {};
 
@@ -96,32 +100,41 @@ TEST_P(InvariantsFileErrors, SaysWhereAndWhy) {
 INSTANTIATE_TEST_SUITE_P(
     Files, InvariantsFileErrors,
     ::testing::Values(
-        Bad{"", ": no 'version: 1' line: not a sonde invariants file"},
-        Bad{"version: 2\n", ":1: version 2 (this sonde reads version 1)"},
-        Bad{"version: 1\nfoo: 3\n", ":2: unknown key 'foo'"},
-        Bad{"version: 1\ninvariants:\n  - family: order\n    relation: "
+        Bad{"Empty", "", ": no 'version: 1' line: not a sonde invariants file"},
+        Bad{"Version2", "version: 2\n",
+            ":1: version 2 (this sonde reads version 1)"},
+        Bad{"UnknownTopKey", "version: 1\nfoo: 3\n", ":2: unknown key 'foo'"},
+        Bad{"PrecedesWithoutScope",
+            "version: 1\ninvariants:\n  - family: order\n    relation: "
             "precedes\n    subject: \"x\"\n",
             ":3: the invariant at line 3 lacks what 'precedes' needs "
             "(docs/invariants.md)"},
-        Bad{"version: 1\ninvariants:\n  - family: value\n    relation: "
+        Bad{"UnknownRelation",
+            "version: 1\ninvariants:\n  - family: value\n    relation: "
             "sideways\n    subject: \"x\"\n",
             ":3: unknown relation 'value.sideways'"},
-        Bad{"version: 1\ninvariants:\n  - family: value\n    subject: "
+        Bad{"UnclosedString",
+            "version: 1\ninvariants:\n  - family: value\n    subject: "
             "\"x\n",
             ":4: a string with no closing quote"},
-        Bad{"version: 1\ninvariants:\n  - family: value\n    relation: "
+        Bad{"LoNotANumber",
+            "version: 1\ninvariants:\n  - family: value\n    relation: "
             "range\n    subject: \"x\"\n    lo: low\n",
             ":6: 'lo' is not a number: 'low'"},
-        Bad{"version: 1\ninvariants:\n  - family: value\n    relation: "
+        Bad{"TextAfterQuote",
+            "version: 1\ninvariants:\n  - family: value\n    relation: "
             "finite\n    subject: \"x\" y\n",
             ":5: text after the closing quote"},
-        Bad{"version: 1\ninvariants:\n  - relation: finite\n",
+        Bad{"NoFamily", "version: 1\ninvariants:\n  - relation: finite\n",
             ":3: the invariant at line 3 needs family, relation and "
             "subject"},
-        Bad{"version: 1\n\tfoo: 1\n", ":2: a tab (YAML indents with spaces)"},
-        Bad{"version: 1\ninvariants:\n  - family: value\n    relation: "
+        Bad{"Tab", "version: 1\n\tfoo: 1\n",
+            ":2: a tab (YAML indents with spaces)"},
+        Bad{"UnknownKey",
+            "version: 1\ninvariants:\n  - family: value\n    relation: "
             "finite\n    subject: \"x\"\n    colour: red\n",
-            ":6: unknown key 'colour'"}));
+            ":6: unknown key 'colour'"}),
+    [](const ::testing::TestParamInfo<Bad> &I) { return I.param.Name; });
 
 TEST(InvariantsFile, MissingFileSaysWhy) {
   std::vector<Invariant> Out;
