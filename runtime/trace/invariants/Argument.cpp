@@ -39,9 +39,7 @@ struct Stats {
   Constancy K;
   bool Arg = false, Differs = true, DiffersKind = true;
   uint64_t Pairs = 0;
-  Scalar Prev;
-  uint32_t PrevThread = 0;
-  bool HavePrev = false;
+  PerThread<Link> Links;
 };
 
 class ArgumentLearner : public Learner {
@@ -60,18 +58,18 @@ public:
     if (Arg)
       S.K.add(P);
     S.DiffersKind &= Diff;
-    if (S.HavePrev && S.PrevThread == P.E->Thread) {
+    Link &L = S.Links[P.E->Thread];
+    if (L.Have) {
       ++S.Pairs;
-      S.Differs &= P.V != S.Prev;
+      S.Differs &= P.V != L.V;
     }
-    S.Prev = P.V;
-    S.PrevThread = P.E->Thread;
-    S.HavePrev = true;
+    L.V = P.V;
+    L.Have = true;
   }
 
   void traceEnded(const Feed &) override {
     for (auto &[Id, S] : Streams)
-      S.HavePrev = false;
+      S.Links.clear();
   }
 
   void emit(const Feed &F, std::vector<Invariant> &Out) override {
@@ -107,12 +105,9 @@ public:
 
 class ArgumentCheck : public CheckSink {
   struct Last {
-    Scalar V;
-    uint32_t Thread = 0;
-    bool Have = false;
+    PerThread<Link> Links;
     bool Same = false; ///< the relation: same, else differs
-    uint64_t Pending = 0;
-    Scalar Match; ///< same: the last value found equal to the invariant's
+    Scalar Match;      ///< same: the last value found equal to the invariant's
     bool HaveMatch = false;
   };
   std::vector<Last> Lasts;
@@ -128,6 +123,7 @@ public:
     for (size_t I : about(F, P.Stream)) {
       const Invariant &Inv = *Tallies[I].Inv;
       Last &L = Lasts[I];
+      Link &K = L.Links[P.E->Thread];
       Tallies[I].Touched = true;
       std::string Bad;
       if (L.Same) {
@@ -143,27 +139,24 @@ public:
         } else {
           int64_t Scope = idOf(F, I, /*Other=*/false, /*Scope=*/true);
           uint64_t It = Scope < 0 ? 0 : iterationOf(*P.Stack, uint32_t(Scope));
-          if (L.Pending && L.Pending == It)
-            Bad = "a record after " + L.V.text() + " in the same iteration";
-          L.Pending = Equal ? 0 : It;
+          if (K.Pending && K.Pending == It)
+            Bad = "a record after " + K.V.text() + " in the same iteration";
+          K.Pending = Equal ? 0 : It;
         }
       } else {
-        if (L.Have && L.Thread == P.E->Thread && L.V == P.V)
+        if (K.Have && K.V == P.V)
           Bad = "the same as the previous record: " + P.V.text();
       }
-      L.V = P.V;
-      L.Thread = P.E->Thread;
-      L.Have = true;
+      K.V = P.V;
+      K.Have = true;
       if (!Bad.empty())
         violate(I, F, F.where(*P.E, P.Site, Bad));
     }
   }
 
   void traceEnded(const Feed &) override {
-    for (Last &L : Lasts) {
-      L.Have = false;
-      L.Pending = 0;
-    }
+    for (Last &L : Lasts)
+      L.Links.clear();
   }
 };
 

@@ -73,6 +73,30 @@ Family stateFamily();
 Family valueFamily();
 Family argumentFamily();
 
+/// What a chain of records (consecutive records of a stream) keeps, per
+/// thread: records of two threads are never consecutive. Few threads
+/// record one stream, so a list searched in order is enough.
+template <class T> class PerThread {
+  std::vector<std::pair<uint32_t, T>> V;
+
+public:
+  T &operator[](uint32_t Thread) {
+    for (auto &P : V)
+      if (P.first == Thread)
+        return P.second;
+    V.emplace_back(Thread, T{});
+    return V.back().second;
+  }
+  void clear() { V.clear(); }
+};
+
+/// The previous record of a chain.
+struct Link {
+  Scalar V;
+  bool Have = false;
+  uint64_t Pending = 0; ///< fixed, same: the iteration of a deviation
+};
+
 /// Per stream, what value.fixed, argument.same and state.constant_within
 /// need: whether the stream is constant, constant but for the last record
 /// of each iteration of an enclosing scope, or constant within each
@@ -83,10 +107,16 @@ struct Constancy {
   Scalar First;
   bool AllEqual = true;
   struct Cand {
-    uint32_t Scope;
-    uint64_t LastIter = 0, Iters = 0, Pending = 0;
+    uint32_t Scope = 0;
+    uint64_t Iters = 0;
     bool ExceptLast = true, Within = true;
-    Scalar Prev;
+    /// The previous record's iteration and value, and the iteration of a
+    /// deviation, per thread.
+    struct Last {
+      uint64_t Iter = 0, Pending = 0;
+      Scalar V;
+    };
+    PerThread<Last> Links;
   };
   std::vector<Cand> Cands;
 

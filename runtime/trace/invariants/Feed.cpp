@@ -186,8 +186,15 @@ void Feed::beginTrace(const Trace &T) {
 }
 
 uint32_t Feed::siteOf(const Trace &T, uint32_t Id) {
-  if (Id >= SiteIds.size())
-    SiteIds.resize(Id + 1, -1);
+  // Sites a streaming reader learns after the first events extend the
+  // table; an id no site block declared names the reader's unknown site.
+  if (Id >= SiteIds.size() && Id < T.Sites.size())
+    SiteIds.resize(T.Sites.size(), -1);
+  if (Id >= SiteIds.size()) {
+    uint32_t S = intern(siteKey(T.site(Id)));
+    SiteInfos.try_emplace(S, T.site(Id));
+    return S;
+  }
   if (SiteIds[Id] >= 0)
     return static_cast<uint32_t>(SiteIds[Id]);
   const SiteInfo &Info = T.site(Id);
@@ -208,7 +215,7 @@ void Feed::close(std::vector<OpenScope> &Stack) {
 }
 
 void Feed::endTrace() {
-  for (auto &Stack : Stacks)
+  for (auto &[Thread, Stack] : Stacks)
     while (!Stack.empty())
       close(Stack);
   if (Cur)
@@ -226,8 +233,6 @@ void Feed::observe(const Trace &T, const Event &E) {
   }
   ++Records;
   uint32_t Site = siteOf(T, E.Site);
-  if (E.Thread >= Stacks.size())
-    Stacks.resize(E.Thread + 1);
   std::vector<OpenScope> &Stack = Stacks[E.Thread];
   bool IsRegion = E.Kind == EventKind::Region;
   int64_t End = E.Ts + (IsRegion ? E.Dur : 0);

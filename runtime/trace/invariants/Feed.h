@@ -161,8 +161,8 @@ private:
   bool Filter = false;
   std::vector<std::string> Subjects; ///< sorted
   std::vector<int8_t> Streamed;      ///< per interned id: -1 unknown, 0, 1
-  std::vector<std::vector<OpenScope>> Stacks; ///< per thread
-  std::vector<std::vector<int32_t>> PosPool;  ///< closed scopes' tables
+  std::unordered_map<uint32_t, std::vector<OpenScope>> Stacks; ///< by thread
+  std::vector<std::vector<int32_t>> PosPool; ///< closed scopes' tables
   /// Per interned site: its streams by path (` arg lr`, `.hash`).
   std::vector<std::unordered_map<std::string, uint32_t>> SiteStreams;
   uint64_t NextIter = 1;

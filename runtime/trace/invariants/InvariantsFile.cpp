@@ -15,6 +15,7 @@
 #include "Families.h"
 
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -265,7 +266,7 @@ bool readInvariants(const std::string &Path, std::vector<Invariant> &Out,
     auto Num = [&](double &D) {
       char *End = nullptr;
       D = std::strtod(V.c_str(), &End);
-      return End != V.c_str() && *End == '\0';
+      return End != V.c_str() && *End == '\0' && !std::isnan(D);
     };
     if (Key == "family")
       I.Family = V;
@@ -288,7 +289,7 @@ bool readInvariants(const std::string &Path, std::vector<Invariant> &Out,
         return Fail("'" + Key + "' is not a number: '" + V + "'");
     } else if (Key == "support") {
       double D;
-      if (!Num(D) || D < 0)
+      if (!Num(D) || D < 0 || D >= 1.8e19 || D != std::floor(D))
         return Fail("'support' is not a count: '" + V + "'");
       I.Support = static_cast<uint64_t>(D);
     } else {

@@ -81,9 +81,10 @@ void Constancy::add(const Point &P) {
       bool Seen = false;
       for (const Cand &C : Cands)
         Seen |= C.Scope == S.Site;
-      if (!Seen)
+      if (!Seen) {
         Cands.emplace_back();
-      Cands.back().Scope = S.Site;
+        Cands.back().Scope = S.Site;
+      }
     }
   } else if (AllEqual && P.V != First) {
     AllEqual = false;
@@ -95,19 +96,20 @@ void Constancy::add(const Point &P) {
       Cands.erase(Cands.begin() + static_cast<long>(I));
       continue;
     }
-    bool Same = It == C.LastIter;
+    Cand::Last &L = C.Links[P.E->Thread];
+    bool Same = It == L.Iter;
     if (!Same)
       ++C.Iters;
     // A record after a deviation, in the deviation's iteration: the
     // deviation was not the last.
-    if (C.Pending == It)
+    if (L.Pending == It)
       C.ExceptLast = false;
     if (P.V != First)
-      C.Pending = It;
-    if (Same && P.V != C.Prev)
+      L.Pending = It;
+    if (Same && P.V != L.V)
       C.Within = false;
-    C.Prev = P.V;
-    C.LastIter = It;
+    L.V = P.V;
+    L.Iter = It;
     ++I;
   }
 }

@@ -68,10 +68,14 @@ public:
   }
 };
 
-struct Chain {
-  std::string Prev;
-  uint32_t Thread = 0;
+/// A parameter's previous fingerprint, on one thread.
+struct Prev {
+  std::string Print;
   bool Have = false;
+};
+
+struct Chain {
+  PerThread<Prev> Links;
   uint64_t Changed = 0, Same = 0;
 };
 
@@ -94,11 +98,11 @@ public:
     if (!Streams.get(F, E, Site, Stream, Print))
       return;
     Chain &C = Params[Stream];
-    if (C.Have && C.Thread == E.Thread)
-      ++(C.Prev == Print ? C.Same : C.Changed);
-    C.Prev = std::move(Print);
-    C.Thread = E.Thread;
-    C.Have = true;
+    Prev &L = C.Links[E.Thread];
+    if (L.Have)
+      ++(L.Print == Print ? C.Same : C.Changed);
+    L.Print = std::move(Print);
+    L.Have = true;
   }
 
   void value(const Feed &, const Point &P) override {
@@ -108,7 +112,7 @@ public:
 
   void traceEnded(const Feed &) override {
     for (auto &[S, C] : Params)
-      C.Have = false;
+      C.Links.clear();
   }
 
   void emit(const Feed &F, std::vector<Invariant> &Out) override {
@@ -154,7 +158,7 @@ class StateCheck : public CheckSink {
     uint64_t Iter = 0;
     Scalar V;
   };
-  std::vector<Last> Lasts;
+  std::vector<PerThread<Last>> Lasts;
 
 public:
   explicit StateCheck(std::vector<const Invariant *> I)
@@ -168,20 +172,19 @@ public:
         !Streams.get(F, E, Site, Stream, Print))
       return;
     for (size_t I : about(F, Stream)) {
-      Chain &C = Chains[I];
+      Prev &L = Chains[I].Links[E.Thread];
       Tallies[I].Touched = true;
-      if (C.Have && C.Thread == E.Thread) {
+      if (L.Have) {
         bool Changes = Tallies[I].Inv->Relation == "changes";
-        if (Changes == (C.Prev == Print))
+        if (Changes == (L.Print == Print))
           violate(I, F,
                   F.where(E, Site,
                           Changes ? "the same as at the previous record (" +
                                         Print + ")"
-                                  : "was " + C.Prev + ", now " + Print));
+                                  : "was " + L.Print + ", now " + Print));
       }
-      C.Prev = Print;
-      C.Thread = E.Thread;
-      C.Have = true;
+      L.Print = Print;
+      L.Have = true;
     }
   }
 
@@ -191,7 +194,7 @@ public:
     for (size_t I : about(F, P.Stream)) {
       int64_t Scope = idOf(F, I, /*Other=*/false, /*Scope=*/true);
       uint64_t It = Scope < 0 ? 0 : iterationOf(*P.Stack, uint32_t(Scope));
-      Last &L = Lasts[I];
+      Last &L = Lasts[I][P.E->Thread];
       Tallies[I].Touched = true;
       if (It && It == L.Iter && P.V != L.V)
         violate(I, F,
@@ -206,7 +209,9 @@ public:
 
   void traceEnded(const Feed &) override {
     for (Chain &C : Chains)
-      C.Have = false;
+      C.Links.clear();
+    for (auto &L : Lasts)
+      L.clear();
   }
 };
 

@@ -43,9 +43,7 @@ struct Stats {
   bool Up = true, Down = true, Changed = false;
   double Min = std::numeric_limits<double>::infinity();
   double Max = -std::numeric_limits<double>::infinity();
-  Scalar Prev;
-  uint32_t PrevThread = 0;
-  bool HavePrev = false;
+  PerThread<Link> Links;
   bool Scalar_ = false, Value_ = false;
   Constancy K;
 };
@@ -80,20 +78,20 @@ public:
       S.Min = std::min(S.Min, X);
       S.Max = std::max(S.Max, X);
     }
-    if (S.HavePrev && S.PrevThread == P.E->Thread && S.Prev.isNumber()) {
+    Link &L = S.Links[P.E->Thread];
+    if (L.Have && L.V.isNumber()) {
       ++S.Pairs;
-      S.Up &= X >= S.Prev.N;
-      S.Down &= X <= S.Prev.N;
-      S.Changed |= X != S.Prev.N;
+      S.Up &= X >= L.V.N;
+      S.Down &= X <= L.V.N;
+      S.Changed |= X != L.V.N;
     }
-    S.Prev = P.V;
-    S.PrevThread = P.E->Thread;
-    S.HavePrev = true;
+    L.V = P.V;
+    L.Have = true;
   }
 
   void traceEnded(const Feed &) override {
     for (auto &[Id, S] : Streams)
-      S.HavePrev = false;
+      S.Links.clear();
   }
 
   void emit(const Feed &F, std::vector<Invariant> &Out) override {
@@ -151,10 +149,7 @@ enum class Rel : uint8_t { Finite, Range, Fixed, Monotone };
 
 class ValueCheck : public CheckSink {
   struct Last {
-    Scalar V;
-    uint32_t Thread = 0;
-    bool Have = false;
-    uint64_t Pending = 0;
+    PerThread<Link> Links;
     Rel R = Rel::Finite;
     /// fixed: the last value found equal to the invariant's, so a repeat
     /// is compared without formatting it.
@@ -192,6 +187,7 @@ public:
     for (size_t I : about(F, P.Stream)) {
       const Invariant &Inv = *Tallies[I].Inv;
       Last &L = Lasts[I];
+      Link &K = L.Links[P.E->Thread];
       Tallies[I].Touched = true;
       std::string Bad;
       if (L.R == Rel::Finite) {
@@ -208,20 +204,18 @@ public:
         } else {
           int64_t Scope = idOf(F, I, /*Other=*/false, /*Scope=*/true);
           uint64_t It = Scope < 0 ? 0 : iterationOf(*P.Stack, uint32_t(Scope));
-          if (L.Pending && L.Pending == It)
-            Bad = "a record after " + L.V.text() + " in the same iteration";
-          L.Pending = Same ? 0 : It;
+          if (K.Pending && K.Pending == It)
+            Bad = "a record after " + K.V.text() + " in the same iteration";
+          K.Pending = Same ? 0 : It;
           if (!Same)
-            L.V = P.V;
+            K.V = P.V;
         }
       } else {
-        if (L.Have && L.Thread == P.E->Thread && P.V.isNumber() &&
-            L.V.isNumber() &&
-            (Inv.Direction == "increasing" ? P.V.N < L.V.N : P.V.N > L.V.N))
-          Bad = "was " + L.V.text() + ", now " + P.V.text();
-        L.V = P.V;
-        L.Thread = P.E->Thread;
-        L.Have = true;
+        if (K.Have && P.V.isNumber() && K.V.isNumber() &&
+            (Inv.Direction == "increasing" ? P.V.N < K.V.N : P.V.N > K.V.N))
+          Bad = "was " + K.V.text() + ", now " + P.V.text();
+        K.V = P.V;
+        K.Have = true;
       }
       if (!Bad.empty())
         violate(I, F, F.where(*P.E, P.Site, Bad));
@@ -229,10 +223,8 @@ public:
   }
 
   void traceEnded(const Feed &) override {
-    for (Last &L : Lasts) {
-      L.Have = false;
-      L.Pending = 0;
-    }
+    for (Last &L : Lasts)
+      L.Links.clear();
   }
 };
 

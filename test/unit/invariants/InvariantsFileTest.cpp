@@ -128,6 +128,14 @@ INSTANTIATE_TEST_SUITE_P(
         Bad{"NoFamily", "version: 1\ninvariants:\n  - relation: finite\n",
             ":3: the invariant at line 3 needs family, relation and "
             "subject"},
+        Bad{"SupportNotACount",
+            "version: 1\ninvariants:\n  - family: value\n    relation: "
+            "finite\n    subject: \"x\"\n    support: 1e400\n",
+            ":6: 'support' is not a count: '1e400'"},
+        Bad{"HiNaN",
+            "version: 1\ninvariants:\n  - family: value\n    relation: "
+            "range\n    subject: \"x\"\n    hi: nan\n",
+            ":6: 'hi' is not a number: 'nan'"},
         Bad{"Tab", "version: 1\n\tfoo: 1\n",
             ":2: a tab (YAML indents with spaces)"},
         Bad{"UnknownKey",

@@ -540,6 +540,47 @@ TEST(RelationsArgument, DiffersNeedsMinSupport) {
   EXPECT_EQ(findInv(learn(goodRuns(K)), "differs", "value.hash"), nullptr);
 }
 
+// --- threads and odd records --------------------------------------------
+
+TEST(RelationsThreads, EachThreadHasItsOwnScopesAndChains) {
+  // Two threads run the same steps at the same times: a record of one is
+  // never in a region of the other, nor next to the other's records.
+  auto TwoThreads = [](uint64_t Seed) {
+    Knobs K;
+    K.Seed = Seed;
+    Trace T = makeRun(K);
+    T.Threads.push_back({1, 999, "worker"});
+    std::vector<Event> Both;
+    for (const Event &E : T.Events) {
+      Both.push_back(E);
+      Both.push_back(E);
+      Both.back().Thread = 1;
+    }
+    T.Events = std::move(Both);
+    return T;
+  };
+  std::vector<Trace> Runs;
+  Runs.push_back(TwoThreads(1));
+  Runs.push_back(TwoThreads(2));
+  std::vector<Invariant> Invs = learn(Runs);
+  const Invariant *I = findInv(Invs, "differs", "value.hash");
+  ASSERT_NE(I, nullptr);
+  EXPECT_EQ(I->Support, 76u); // 19 pairs per thread and run
+  CheckReport R = check(Invs, TwoThreads(3));
+  EXPECT_TRUE(R.Violations.empty()) << describe(R);
+}
+
+TEST_F(Relations, RecordsOfUndeclaredSitesAndThreadsAreNoCrash) {
+  Trace T = makeRun(Third);
+  Event Odd = T.Events[5];
+  Odd.Site = 0xfffffff0u;   // no site block declared it
+  Odd.Thread = 0xfffffff0u; // nor a thread block
+  T.Events.insert(T.Events.begin() + 6, Odd);
+  CheckReport R = check(Invs, T);
+  EXPECT_TRUE(R.Violations.empty()) << describe(R);
+  EXPECT_EQ(R.Records, T.Events.size());
+}
+
 // --- streaming -----------------------------------------------------------
 
 TEST_F(Relations, AViolationIsCountedWhenItsRecordArrives) {
