@@ -84,6 +84,8 @@ struct Bad {
   const char *Error;
 };
 
+// GoogleTest prints a parameter through a function of this name.
+// NOLINTNEXTLINE(readability-identifier-naming)
 void PrintTo(const Bad &B, std::ostream *OS) { *OS << B.Name; }
 
 class InvariantsFileErrors : public ::testing::TestWithParam<Bad> {};
