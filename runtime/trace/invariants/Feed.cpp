@@ -83,6 +83,19 @@ bool scalarOf(const Value &V, Scalar &Out) {
   }
 }
 
+bool isScalar(const Value &V) {
+  switch (V.K) {
+  case Value::Kind::Bool:
+  case Value::Kind::Int:
+  case Value::Kind::UInt:
+  case Value::Kind::Float:
+  case Value::Kind::String:
+    return true;
+  default:
+    return false;
+  }
+}
+
 /// An array of scalars (a shape) as one text value: `[64,1,28,28]`.
 bool arrayText(const Value &V, std::string &Out) {
   Out.assign(1, '[');
@@ -276,7 +289,7 @@ void Feed::observe(const Trace &T, const Event &E) {
   }
 }
 
-void Feed::emit(Point &P) {
+bool Feed::leaf(Point &P) {
   // A site's records have the same leaves in the same order, record after
   // record: the leaf at this position last time is a comparison away.
   std::vector<Leaf> &L = *Layout;
@@ -297,25 +310,44 @@ void Feed::emit(Point &P) {
       L.push_back({PathBuf, P.Stream});
   }
   ++LeafNo;
+  if (!Filter)
+    return true;
+  if (P.Stream >= Wanted.size())
+    Wanted.resize(Names.size(), -1);
+  if (Wanted[P.Stream] < 0)
+    Wanted[P.Stream] =
+        std::binary_search(Subjects.begin(), Subjects.end(), Names[P.Stream]);
+  return Wanted[P.Stream] != 0;
+}
+
+void Feed::send(const Point &P) {
   for (Sink *K : Sinks)
     K->value(*this, P);
 }
 
 void Feed::flatten(const Value &V, std::string &Path, Point &P, int Depth) {
   size_t Mark = Path.size();
-  if (scalarOf(V, P.V)) {
+  if (isScalar(V)) {
+    if (!leaf(P))
+      return; // no check wants it: not even converted
+    scalarOf(V, P.V);
     P.TopLevel = Depth == 0;
     P.HashField = Path.size() >= 5 && Path.compare(Mark - 5, 5, ".hash") == 0;
-    emit(P);
+    send(P);
     return;
   }
   if (V.K == Value::Kind::Array) {
-    if (arrayText(V, TextBuf)) {
+    bool Scalars = true;
+    for (const Value &I : V.items())
+      Scalars &= isScalar(I);
+    if (Scalars) {
+      if (!leaf(P) || !arrayText(V, TextBuf))
+        return;
       P.V.K = Scalar::Kind::Str;
       P.V.S = TextBuf;
       P.TopLevel = Depth == 0;
       P.HashField = false;
-      emit(P);
+      send(P);
       return;
     }
     if (Depth >= 3)
@@ -361,9 +393,10 @@ void Feed::stream(const Event &E, uint32_t Site, const SiteInfo &Info,
       PathBuf = " arg ";
       PathBuf += Name;
       P.HashField = false;
-      if (scalarOf(V, P.V)) {
+      if (isScalar(V) && leaf(P)) {
+        scalarOf(V, P.V);
         P.TopLevel = true;
-        emit(P);
+        send(P);
       }
     }
   }

@@ -146,7 +146,9 @@ private:
   void close(std::vector<OpenScope> &Stack);
   void stream(const Event &E, uint32_t Site, const SiteInfo &Info,
               const std::vector<OpenScope> &Stack);
-  void emit(Point &P);
+  /// The stream of the leaf at PathBuf, in P; whether a sink wants it.
+  bool leaf(Point &P);
+  void send(const Point &P);
   void flatten(const Value &V, std::string &Path, Point &P, int Depth);
 
   std::vector<Sink *> Sinks;
@@ -161,6 +163,7 @@ private:
   bool Filter = false;
   std::vector<std::string> Subjects; ///< sorted
   std::vector<int8_t> Streamed;      ///< per interned id: -1 unknown, 0, 1
+  std::vector<int8_t> Wanted; ///< per stream: a check has invariants on it
   std::unordered_map<uint32_t, std::vector<OpenScope>> Stacks; ///< by thread
   std::vector<std::vector<int32_t>> PosPool; ///< closed scopes' tables
   /// Per interned site: its streams by path (` arg lr`, `.hash`).

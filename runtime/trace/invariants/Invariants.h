@@ -49,8 +49,9 @@ struct InferOptions {
   /// An invariant that held fewer times than this is not kept: too little
   /// evidence to tell a rule from a coincidence.
   uint64_t MinSupport = 10;
-  /// value.range widens the range seen by this fraction of its width on
-  /// each side, so a good run that goes slightly further is no violation.
+  /// value.range widens the range seen on each side by this fraction of
+  /// its width (or of a quarter of the values' magnitude, when more), so a
+  /// good run that goes slightly further is no violation.
   double RangeMargin = 0.5;
 };
 

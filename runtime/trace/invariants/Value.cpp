@@ -4,8 +4,9 @@
 // Over the values a program records (watches and their fields, model state
 // fields, API results):
 //  - `finite`: a floating-point value is never NaN or infinite;
-//  - `range`: a scalar watch stays within the range seen, widened by
-//    RangeMargin of its width on each side;
+//  - `range`: a scalar watch stays within the range seen, widened on each
+//    side by RangeMargin times its width, or times a quarter of the
+//    values' magnitude when that is more;
 //  - `fixed`: always the same value (a dtype, a shape), or the same but for
 //    the last record of each iteration of a scope (the batch shape, but
 //    for an epoch's last, partial batch);
@@ -22,6 +23,7 @@
 
 #include "Families.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <unordered_map>
@@ -128,7 +130,11 @@ public:
       if (!S.Scalar_ || !S.AllNumber || Constant)
         continue;
       if (S.AnyFloat && S.AllFinite && S.Max > S.Min) {
-        double M = Opt.RangeMargin * (S.Max - S.Min);
+        // Two or three good runs show only part of what good runs do: a
+        // narrow range (an accuracy between 0.83 and 0.87) is widened by a
+        // quarter of the values' magnitude at least.
+        double Mag = std::max(std::fabs(S.Min), std::fabs(S.Max));
+        double M = Opt.RangeMargin * std::max(S.Max - S.Min, 0.25 * Mag);
         Invariant &I = Make("range", S.N);
         I.Lo = S.Min - M;
         I.Hi = S.Max + M;
