@@ -540,6 +540,35 @@ TEST(RelationsArgument, DiffersNeedsMinSupport) {
   EXPECT_EQ(findInv(learn(goodRuns(K)), "differs", "value.hash"), nullptr);
 }
 
+// --- below support, every value relation ---------------------------------
+
+TEST(RelationsSupport, ValueArgumentAndStateRelationsNeedMinSupport) {
+  Knobs K;
+  K.Steps = 4; // 8 records in two runs, 6 pairs
+  std::vector<Trace> Runs = goodRuns(K);
+  struct Expect {
+    const char *Relation, *Subject;
+  } All[] = {{"finite", "user/loss"},   {"range", "user/loss"},
+             {"monotone", "user/seen"}, {"fixed", "value.dtype"},
+             {"same", " arg lr"},       {"differs", "value.hash"},
+             {"changes", "[fc.weight]"}};
+  std::vector<Invariant> Few = learn(Runs), Enough = learn(Runs, 6);
+  for (const Expect &E : All) {
+    EXPECT_EQ(findInv(Few, E.Relation, E.Subject), nullptr) << E.Relation;
+    EXPECT_NE(findInv(Enough, E.Relation, E.Subject), nullptr) << E.Relation;
+  }
+  K.FrozenFrom = 0;
+  EXPECT_EQ(findInv(learn(goodRuns(K)), "frozen", "[fc.weight]"), nullptr);
+  EXPECT_NE(findInv(learn(goodRuns(K), 6), "frozen", "[fc.weight]"), nullptr);
+  Knobs D;
+  D.Epochs = 2;
+  D.Steps = 2;
+  D.LrDecay = true; // 4 lr records a run
+  EXPECT_EQ(findInv(learn(goodRuns(D)), "constant_within", " arg lr"), nullptr);
+  EXPECT_NE(findInv(learn(goodRuns(D), 8), "constant_within", " arg lr"),
+            nullptr);
+}
+
 // --- threads and odd records --------------------------------------------
 
 TEST(RelationsThreads, EachThreadHasItsOwnScopesAndChains) {
