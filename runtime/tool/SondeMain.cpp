@@ -10,6 +10,7 @@
 
 #include "Export.h"
 #include "TraceFormat.h"
+#include "invariants/Invariants.h"
 #include "sonde/trace.h"
 
 #include <algorithm>
@@ -48,6 +49,10 @@ const Command Commands[] = {
      "category and name, one step, the watches"},
     {"dump", "TRACE [--look-ahead N]", "every record, readable"},
     {"info", "TRACE... [--json]", "process, end, drops, sites; no events read"},
+    {"infer", "TRACE... [-o FILE] [--min-support N] [--range-margin X]",
+     "invariants of good runs, as YAML\n(docs/invariants.md)"},
+    {"check", "TRACE... --invariants FILE [--json]",
+     "violations of those invariants; exit 1"},
 };
 
 const Command *findCommand(const std::string &Name) {
@@ -297,6 +302,9 @@ int main(int Argc, char **Argv) {
       return 0;
     }
   }
+  // infer and check parse their own options (invariants/Commands.cpp).
+  if (O.Command == "infer" || O.Command == "check")
+    return sonde::trace::inv::runInvariantCommand(Argc, Argv);
   bool OptionsEnded = false;
   for (int I = 2; I < Argc; ++I) {
     std::string A = Argv[I];
