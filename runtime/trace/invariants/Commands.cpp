@@ -5,8 +5,8 @@
 //   sonde check TRACE... --invariants invariants.yaml [--json]
 //
 // Both read each trace and hand its events, one at a time and in order, to
-// an Inferrer or a Checker (Invariants.h): the one loop here, readEach(), is
-// what a streaming reader replaces. Exit status: 0 done and (check) no
+// an Inferrer or a Checker (Invariants.h), fed by the one loop here,
+// readEach(), from each trace read as a stream. Exit status: 0 done and (check) no
 // violation, 1 a violation (check) or an output that could not be written,
 // 2 a usage error or an input that cannot be read.
 //
@@ -69,14 +69,14 @@ bool readEach(const std::vector<std::string> &Inputs,
   for (const std::string &Why : Skipped)
     diag("warning", Why);
   for (const std::string &F : Files) {
-    Trace T;
-    if (!readTrace(F, T, Error)) {
+    Trace T; // read as a stream: memory bounded by sites, not records
+    if (!openTrace(F, T, Error)) {
       diag("error", Error);
       return false;
     }
     if (!T.Problem.empty())
       diag("warning", F + ": " + T.Problem + "; read up to there");
-    for (const Event &E : T.Events)
+    for (const Event &E : events(T))
       Observe(T, E);
     EndTrace();
   }
