@@ -14,12 +14,14 @@
 #include "sonde/trace.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -208,13 +210,31 @@ bool loadAll(const Options &O, std::vector<Trace> &Traces, bool Events = true,
       diag("warning", Why);
     bool FromDir = isDirectory(In);
     size_t Read = 0;
-    for (const std::string &F : Files) {
-      Trace T;
-      // Every command but report reads its traces as streams: the events
-      // are decoded as they are used, in bounded memory.
-      bool Ok = Whole ? readTrace(F, T, Error, Events)
-                      : openTrace(F, T, Error, Events);
-      if (!Ok) {
+    // Files are independent: they are opened (outline and check) on every
+    // core, then taken in order, so messages come as they would one by one.
+    std::vector<Trace> Opened(Files.size());
+    std::vector<std::string> Errors(Files.size());
+    std::vector<char> Oks(Files.size(), 0);
+    std::atomic<size_t> Next{0};
+    auto Open = [&] {
+      for (size_t I; (I = Next++) < Files.size();)
+        // Every command but report reads its traces as streams: the events
+        // are decoded as they are used, in bounded memory.
+        Oks[I] = Whole ? readTrace(Files[I], Opened[I], Errors[I], Events)
+                       : openTrace(Files[I], Opened[I], Errors[I], Events);
+    };
+    std::vector<std::thread> Pool;
+    unsigned Cores = std::max(1u, std::thread::hardware_concurrency());
+    for (unsigned C = 1; C < Cores && C < Files.size(); ++C)
+      Pool.emplace_back(Open);
+    Open();
+    for (std::thread &Th : Pool)
+      Th.join();
+    for (size_t I = 0; I < Files.size(); ++I) {
+      const std::string &F = Files[I];
+      Trace &T = Opened[I];
+      Error = Errors[I];
+      if (!Oks[I]) {
         if (!FromDir) {
           diag("error", Error);
           return false;

@@ -6,8 +6,8 @@
 //
 // Both read each trace and hand its events, one at a time and in order, to
 // an Inferrer or a Checker (Invariants.h), fed by the one loop here,
-// readEach(), from each trace read as a stream. Exit status: 0 done and (check) no
-// violation, 1 a violation (check) or an output that could not be written,
+// readEach(), from each trace read as a stream. Exit status: 0 done and (check)
+// no violation, 1 a violation (check) or an output that could not be written,
 // 2 a usage error or an input that cannot be read.
 //
 //===----------------------------------------------------------------------===//

@@ -67,6 +67,17 @@ struct TraceStream::Impl {
   void outline();
   void check();
   void startEvents();
+  /// After the last event: what the walk held is given back (a merge of
+  /// many files holds one file's at a time).
+  void finishEvents() {
+    Late = std::max(Late, Ord->Late); // the last of a command's passes
+    Ord.reset();
+    Buf.clear();
+    Buf.shrink_to_fit();
+    D.Threads.clear();
+    Started = false;
+  }
+  uint64_t Late = 0;
 };
 
 bool TraceStream::Impl::read(const std::string &Path, std::string &Error) {
@@ -129,6 +140,8 @@ bool TraceStream::Impl::read(const std::string &Path, std::string &Error) {
   }
   for (const EventsBlock &EB : D.Blocks)
     ++BlocksOf[EB.Thread];
+  Buf.clear(); // the events walk takes one again when it starts
+  Buf.shrink_to_fit();
   return true;
 }
 
@@ -263,14 +276,12 @@ Event *TraceStream::next() {
     if (Pending *P = S.Ord->next())
       return &P->E;
     if (S.NextBlock == S.D.Blocks.size()) {
-      if (S.Ord->held() == 0) {
-        S.Started = false; // the next call starts over
-        return nullptr;
+      if (S.Ord->held() != 0) {
+        S.Ord->endOfFile();
+        if (Pending *P = S.Ord->next())
+          return &P->E;
       }
-      S.Ord->endOfFile();
-      if (Pending *P = S.Ord->next())
-        return &P->E;
-      S.Started = false;
+      S.finishEvents(); // the next call starts over
       return nullptr;
     }
     const EventsBlock &EB = S.D.Blocks[S.NextBlock++];
@@ -283,7 +294,9 @@ Event *TraceStream::next() {
 
 void TraceStream::rewind() { I->Started = false; }
 
-uint64_t TraceStream::late() const { return I->Ord ? I->Ord->Late : 0; }
+uint64_t TraceStream::late() const {
+  return I->Late + (I->Ord ? I->Ord->Late : 0);
+}
 
 void TraceStream::setLookAhead(size_t Events) { I->LookAhead = Events; }
 
