@@ -30,23 +30,30 @@ enum class Audience : uint8_t {
 /// when no End block was read, what `A` is told.
 const std::string &howEnded(const ProcessInfo &P, Audience A);
 
+/// Where the process stood in its job, for a person: ` of 4 (local 1,
+/// openmpi)`, after its rank; empty when no launcher gave a rank.
+std::string worldShown(const ProcessInfo &P);
+
 /// One member of a process object, by its key.
 enum class ProcessField : uint8_t {
-  File,     ///< "file": the trace's path
-  Program,  ///< "program"
-  Pid,      ///< "pid"
-  PPid,     ///< "ppid"
-  Rank,     ///< "rank"
-  Host,     ///< "host"
-  How,      ///< "how": howEnded(Audience::Program)
-  HowShown, ///< "how": howEnded(Audience::Person)
-  StartNs,  ///< "start_ns": the process start, ns since the Unix epoch
-  DurNs,    ///< "dur_ns": from the process start to its end
-  Events,   ///< "events": the records read
-  Dropped,  ///< "dropped": records the ring had no room for
-  Sites,    ///< "sites": the sites defined
-  Threads,  ///< "threads": the threads announced
-  Complete, ///< "complete": false when the file is torn
+  File,      ///< "file": the trace's path
+  Program,   ///< "program"
+  Pid,       ///< "pid"
+  PPid,      ///< "ppid"
+  Rank,      ///< "rank"
+  LocalRank, ///< "local_rank": null when not given (and before format 1.3)
+  WorldSize, ///< "world_size": null when not given
+  Launcher,  ///< "launcher": env, openmpi, pmi, slurm; null when none
+  Host,      ///< "host"
+  How,       ///< "how": howEnded(Audience::Program)
+  HowShown,  ///< "how": howEnded(Audience::Person)
+  StartNs,   ///< "start_ns": the process start, ns since the Unix epoch
+  DurNs,     ///< "dur_ns": from the process start to its end
+  Events,    ///< "events": the records read
+  Dropped,   ///< "dropped": records the ring had no room for
+  Sites,     ///< "sites": the sites defined
+  Threads,   ///< "threads": the threads announced
+  Complete,  ///< "complete": false when the file is torn
 };
 
 /// Writes `Fields` of `T`'s process, in that order, as members of the
