@@ -1,5 +1,4 @@
-//===- World.h - Rank, local rank and world size from the launchers ---*- C++
-//-*-===//
+//===- World.h - Rank, local rank and world size of a job -------*- C++ -*-===//
 //
 // A process of a distributed job learns where it stands from its launcher's
 // environment: torchrun and scripts/sonde-launch set RANK, LOCAL_RANK and
