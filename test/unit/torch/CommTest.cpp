@@ -70,6 +70,10 @@ void collectives(c10d::ProcessGroup &Pg) {
     Pieces = {{torch::full({4}, 7.0f), torch::full({4}, 9.0f)}};
   Pg.scatter(Piece, Pieces)->wait();
   EXPECT_EQ(Piece[0][0].item<float>(), Rank == 0 ? 7 : 9);
+  at::Tensor Out = torch::zeros({4}), In = torch::full({4}, float(Rank));
+  std::vector<int64_t> EqualSplits;
+  Pg.alltoall_base(Out, In, EqualSplits, EqualSplits)->wait();
+  EXPECT_EQ(Out[3].item<float>(), 1);
   std::vector<at::Tensor> P2p{torch::arange(5, torch::kInt64)};
   if (Rank == 0)
     Pg.send(P2p, 1, /*tag=*/3)->wait();
@@ -132,6 +136,7 @@ TEST_F(CommTest, EveryOperationIsACommRegionWithItsPayload) {
       // A scatter's inputs are the root's list (two tensors of 4), the other
       // ranks give none: checked below.
       {"gloo:scatter", "comm.scatter", -1, -1, ""},
+      {"gloo:all_to_all", "comm.all_to_all", 16, 4, "float32"},
       {"gloo:send", "comm.send", 40, 5, "int64"},
       {"gloo:recv", "comm.receive", 40, 5, "int64"},
       {"gloo:barrier", "comm.barrier", 0, 0, ""},
