@@ -18,6 +18,7 @@ import tempfile
 import time
 
 build, pairs, out = sys.argv[1:4]
+build = os.path.abspath(build)
 ranks = sys.argv[4] if len(sys.argv) > 4 else "4"
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 launch = os.path.join(root, "scripts", "sonde-launch")
