@@ -36,24 +36,26 @@ std::string worldShown(const ProcessInfo &P);
 
 /// One member of a process object, by its key.
 enum class ProcessField : uint8_t {
-  File,      ///< "file": the trace's path
-  Program,   ///< "program"
-  Pid,       ///< "pid"
-  PPid,      ///< "ppid"
-  Rank,      ///< "rank"
-  LocalRank, ///< "local_rank": null when not given (and before format 1.3)
-  WorldSize, ///< "world_size": null when not given
-  Launcher,  ///< "launcher": env, openmpi, pmi, slurm; null when none
-  Host,      ///< "host"
-  How,       ///< "how": howEnded(Audience::Program)
-  HowShown,  ///< "how": howEnded(Audience::Person)
-  StartNs,   ///< "start_ns": the process start, ns since the Unix epoch
-  DurNs,     ///< "dur_ns": from the process start to its end
-  Events,    ///< "events": the records read
-  Dropped,   ///< "dropped": records the ring had no room for
-  Sites,     ///< "sites": the sites defined
-  Threads,   ///< "threads": the threads announced
-  Complete,  ///< "complete": false when the file is torn
+  File,     ///< "file": the trace's path
+  Program,  ///< "program"
+  Pid,      ///< "pid"
+  PPid,     ///< "ppid"
+  Rank,     ///< "rank"
+  Host,     ///< "host"
+  How,      ///< "how": howEnded(Audience::Program)
+  HowShown, ///< "how": howEnded(Audience::Person)
+  StartNs,  ///< "start_ns": the process start, ns since the Unix epoch
+  DurNs,    ///< "dur_ns": from the process start to its end
+  Events,   ///< "events": the records read
+  Dropped,  ///< "dropped": records the ring had no room for
+  Sites,    ///< "sites": the sites defined
+  Threads,  ///< "threads": the threads announced
+  Complete, ///< "complete": false when the file is torn
+  /// "local_rank", "world_size": null when not given (and before format
+  /// 1.3); "launcher": env, openmpi, pmi or slurm, null when none.
+  LocalRank,
+  WorldSize,
+  Launcher,
 };
 
 /// Writes `Fields` of `T`'s process, in that order, as members of the
