@@ -85,6 +85,7 @@ void collectives(c10d::ProcessGroup &Pg) {
 /// Runs `collectives` on Ranks ranks of a Gloo group, a thread each.
 void runGroup(const std::string &StorePath) {
   std::vector<std::thread> Threads;
+  Threads.reserve(Ranks);
   for (int Rank = 0; Rank < Ranks; ++Rank)
     Threads.emplace_back([&StorePath, Rank] {
       auto Store = c10::make_intrusive<c10d::FileStore>(StorePath, Ranks);
@@ -208,8 +209,9 @@ TEST_F(CommTest, GlooReportsEachOperationOnItsWorkerThread) {
       }));
   std::set<std::thread::id> Callers;
   {
-    // The callers are runGroup's threads: record them from inside.
+    // The callers are these threads: record them from inside.
     std::vector<std::thread> Threads;
+    Threads.reserve(Ranks);
     std::mutex L;
     for (int Rank = 0; Rank < Ranks; ++Rank)
       Threads.emplace_back([&, Rank] {
