@@ -21,10 +21,10 @@ void printInfo(const std::vector<Trace> &Traces, bool Json, std::FILE *Out) {
     if (!Json) {
       J.flush();
       std::fprintf(Out,
-                   "%s: %s pid %llu rank %lld host %s, %s, %llu dropped, "
+                   "%s: %s pid %llu rank %lld%s host %s, %s, %llu dropped, "
                    "%zu sites, %zu threads%s\n",
                    T.Path.c_str(), P.Program.c_str(), (unsigned long long)P.Pid,
-                   (long long)P.Rank, P.Host.c_str(),
+                   (long long)P.Rank, worldShown(P).c_str(), P.Host.c_str(),
                    howEnded(P, Audience::Person).c_str(),
                    (unsigned long long)P.Dropped, Sites, T.Threads.size(),
                    T.Complete ? "" : ", torn");
@@ -33,9 +33,11 @@ void printInfo(const std::vector<Trace> &Traces, bool Json, std::FILE *Out) {
     J.open();
     processFields(J, T,
                   {ProcessField::File, ProcessField::Program, ProcessField::Pid,
-                   ProcessField::Rank, ProcessField::Host, ProcessField::How,
-                   ProcessField::Dropped, ProcessField::Sites,
-                   ProcessField::Threads, ProcessField::Complete});
+                   ProcessField::Rank, ProcessField::LocalRank,
+                   ProcessField::WorldSize, ProcessField::Launcher,
+                   ProcessField::Host, ProcessField::How, ProcessField::Dropped,
+                   ProcessField::Sites, ProcessField::Threads,
+                   ProcessField::Complete});
     J.close().raw("\n");
   }
 }
@@ -44,9 +46,10 @@ void dumpTrace(const Trace &T, std::FILE *Out) {
   const ProcessInfo &P = T.Process;
   std::fprintf(Out, "file: %s (format %u.%u)\n", T.Path.c_str(), T.VersionMajor,
                T.VersionMinor);
-  std::fprintf(Out, "process: %s pid %llu ppid %llu rank %lld host %s\n",
+  std::fprintf(Out, "process: %s pid %llu ppid %llu rank %lld%s host %s\n",
                P.Program.c_str(), (unsigned long long)P.Pid,
-               (unsigned long long)P.PPid, (long long)P.Rank, P.Host.c_str());
+               (unsigned long long)P.PPid, (long long)P.Rank,
+               worldShown(P).c_str(), P.Host.c_str());
   std::fprintf(Out, "end: %s, %llu dropped\n",
                P.Ended ? P.How.c_str() : "(none)",
                (unsigned long long)P.Dropped);

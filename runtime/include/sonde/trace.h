@@ -122,6 +122,12 @@ struct ProcessInfo {
   /// The kernel's boot id (format 1.1): processes with the same one share
   /// CLOCK_MONOTONIC, which `sonde merge` aligns them with. Empty in 1.0.
   std::string BootId;
+  /// Where the process stood in a distributed job (format 1.3): its local
+  /// rank and world size (-1: not given, and in 1.2 files) and the
+  /// launcher whose variables gave them: env (RANK...), openmpi, pmi,
+  /// slurm, or empty when none did (Rank is then 0).
+  int64_t LocalRank = -1, WorldSize = -1;
+  std::string Launcher;
   int64_t StartNs = 0;
   bool Ended = false; ///< an End block was read
   std::string How;    ///< exit, quick_exit, signal:SIGTERM, crash:SIGSEGV...

@@ -14,6 +14,10 @@
 
 namespace sonde::trace::detail {
 
+/// The largest local rank or world size a 1.3 Process block holds, as
+/// written (the value plus one): the runtime takes none above 2^31 - 1.
+constexpr uint64_t MaxWorldField = uint64_t(1) << 31;
+
 std::string readStr(Cursor &C) {
   uint64_t N = C.varint();
   const uint8_t *P = C.bytes(N);
@@ -58,6 +62,14 @@ void Decoder::block(Block B, Cursor &C, uint64_t BlockAt) {
     P.StartNs = static_cast<int64_t>(std::min<uint64_t>(Start, MaxTimeNs));
     if (C.ok() && !C.atEnd()) // format 1.1 appends the boot id
       P.BootId = readStr(C);
+    if (C.ok() && !C.atEnd()) { // 1.3: local rank, world size, launcher
+      uint64_t Local = C.varint(), Size = C.varint();
+      P.Launcher = readStr(C);
+      if (Local > MaxWorldField || Size > MaxWorldField)
+        return corrupt(At, "a local rank or world size beyond 2^31");
+      P.LocalRank = static_cast<int64_t>(Local) - 1;
+      P.WorldSize = static_cast<int64_t>(Size) - 1;
+    }
     if (Start > static_cast<uint64_t>(MaxTimeNs))
       return corrupt(At, "a process start time after the year 2116");
     break;
