@@ -17,7 +17,7 @@ CCACHE := $(shell command -v ccache 2>/dev/null)
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 
-.PHONY: all build configure deps demo test test-tsan test-asan test-corpus bench install clean format format-check tidy-check
+.PHONY: all build configure deps demo demo-distributed test test-tsan test-asan test-corpus bench install clean format format-check tidy-check
 
 all: build
 
@@ -92,6 +92,12 @@ demo:
 	@scripts/install-deps --torch
 	@$(MAKE) --no-print-directory build
 	@scripts/demo $(BUILD)
+
+# The data-parallel example on 4 ranks of c10d's Gloo group (docs/distributed.md).
+demo-distributed:
+	@scripts/install-deps --torch
+	@$(MAKE) --no-print-directory build
+	@scripts/demo-distributed $(BUILD)
 
 # install-deps may have just installed the peers (spdlog, LTTng) into a
 # build configured without them: configure again, so that their NOTFOUND

@@ -38,6 +38,12 @@ struct Options {
   uint64_t seed = 1;
 };
 
+#ifdef MNIST_SEEDED_BUGS
+// Silent training bugs for `sonde check` (seeded_bugs.h, docs/invariants.md):
+// built into the mnist-bugs target only, chosen with --bug NAME.
+#include "seeded_bugs.h"
+#endif
+
 // The network of pytorch/examples' MNIST: two convolutions, dropout, two
 // fully connected layers, log-softmax over the ten classes.
 struct Net : torch::nn::Module {
@@ -93,14 +99,33 @@ std::unique_ptr<DataLoader> make_loader(const std::string& data_dir, torch::data
 // One pass over the training set; returns the mean loss of its batches.
 double train_epoch(size_t epoch, Net& model, torch::Device device, DataLoader& loader,
                    torch::optim::Optimizer& optimizer, size_t dataset_size, const Options& options) {
+#ifdef MNIST_SEEDED_BUGS
+  if (seeded_bug == Bug::EvalOn) {
+    model.eval();
+  } else {
+    model.train();
+  }
+#else
   model.train();
+#endif
   size_t batch_idx = 0;
   size_t seen = 0;
   double loss_sum = 0;
   for (auto& batch : loader) {
+#ifdef MNIST_SEEDED_BUGS
+    auto data = same_batch(batch.data).to(device);
+    auto targets = same_batch(batch.target).to(device);
+    if (seeded_bug != Bug::NoZeroGrad) {
+      optimizer.zero_grad();
+    }
+    if (seeded_bug == Bug::LrZero && epoch == 1 && batch_idx == 10) {
+      optimizer.param_groups()[0].options().set_lr(0);
+    }
+#else
     auto data = batch.data.to(device);
     auto targets = batch.target.to(device);
     optimizer.zero_grad();
+#endif
     auto output = model.forward(data);
     auto loss = torch::nll_loss(output, targets);
     loss.backward();
@@ -210,6 +235,10 @@ Options parse_options(int argc, char** argv) {
       options.threads = static_cast<int>(parse_size("--threads", argv[++i]));
     } else if (arg == "--seed" && has_value) {
       options.seed = parse_size("--seed", argv[++i]);
+#ifdef MNIST_SEEDED_BUGS
+    } else if (arg == "--bug" && has_value) {
+      seeded_bug = parse_bug(argv[++i]);
+#endif
     } else if (!have_dir && arg.rfind("-", 0) != 0) {
       options.data_dir = arg;
       have_dir = true;
@@ -250,7 +279,15 @@ int main(int argc, char** argv) {
     return 1;
   }
 
+#ifdef MNIST_SEEDED_BUGS
+  if (seeded_bug == Bug::Frozen) {
+    model->fc1->weight.set_requires_grad(false);
+  }
+  torch::optim::SGD optimizer(seeded_bug == Bug::Subset ? model->fc2->parameters() : model->parameters(),
+                              torch::optim::SGDOptions(options.lr).momentum(options.momentum));
+#else
   torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(options.lr).momentum(options.momentum));
+#endif
 
   std::printf("mnist: %zu train / %zu test images from %s, batch %zu, %zu epochs, %s\n", options.train_samples,
               options.test_samples, options.data_dir.c_str(), options.batch_size, options.epochs,

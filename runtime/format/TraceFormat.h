@@ -23,8 +23,16 @@ namespace sonde::format {
 constexpr char Magic[8] = {'S', 'O', 'N', 'D', 'E', 'T', 'R', 'C'};
 constexpr uint16_t Major = 1;
 /// 1.1: the Process block ends with the boot id. 1.2: Level records give
-/// instants and watches their nesting level.
-constexpr uint16_t Minor = 2;
+/// instants and watches their nesting level. 1.3: the Process block ends
+/// with the local rank and the world size (each written plus one, 0: not
+/// given; see worldField) and the launcher's name.
+constexpr uint16_t Minor = 3;
+
+/// A 1.3 Process block's local rank or world size as written: the value
+/// plus one, 0 for one no launcher gave (all ones in memory).
+constexpr uint64_t worldField(uint64_t V) {
+  return V == ~uint64_t(0) ? 0 : V + 1;
+}
 constexpr size_t FileHeaderSize = 16;
 
 /// Every block: u8 type, u32 little-endian payload length, payload.
@@ -137,16 +145,9 @@ public:
     return *P++;
   }
   uint64_t varint() {
-    uint64_t V = 0;
-    for (unsigned Shift = 0; Shift < 64; Shift += 7) {
-      if (P >= E)
-        return fail();
-      uint8_t B = *P++;
-      V |= static_cast<uint64_t>(B & 0x7f) << Shift;
-      if (!(B & 0x80))
-        return V;
-    }
-    return fail();
+    if (__builtin_expect(P < E && *P < 0x80, 1)) // most deltas, ids: 1 byte
+      return *P++;
+    return varintSlow();
   }
   int64_t svarint() { return unzigzag(varint()); }
   double f64() {
@@ -169,6 +170,18 @@ public:
   }
 
 private:
+  __attribute__((noinline)) uint64_t varintSlow() {
+    uint64_t V = 0;
+    for (unsigned Shift = 0; Shift < 64; Shift += 7) {
+      if (P >= E)
+        return fail();
+      uint8_t B = *P++;
+      V |= static_cast<uint64_t>(B & 0x7f) << Shift;
+      if (!(B & 0x80))
+        return V;
+    }
+    return fail();
+  }
   uint8_t fail() {
     Ok = false;
     P = E;

@@ -16,6 +16,7 @@
 
 #include "Env.h"
 #include "Runtime.h"
+#include "World.h"
 #include "sonde/torch.h"
 
 #include <cerrno>
@@ -108,21 +109,20 @@ void readMaxBytes() {
   TheConfig.MaxBytes = Bytes;
 }
 
-/// RANK and the launchers' rank variables: the first one set.
-void readRank() {
-  for (const char *Var :
-       {"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"}) {
-    const char *V = std::getenv(Var);
-    if (!V)
-      continue;
-    uint64_t Rank = 0;
-    if (env::parseRank(V, Rank))
-      TheConfig.Rank = Rank;
-    else
-      refuse(Var, V, "is not a rank (a whole number from 0 to 2147483647)",
-             "0");
-    return;
-  }
+/// Rank, local rank and world size from the launchers' variables
+/// (World.h), each refused value or disagreement said in one line.
+void readWorld() {
+  env::WorldNote Notes[env::MaxWorldNotes];
+  env::World W;
+  unsigned N = env::detectWorld(
+      [](const char *Var) -> const char * { return std::getenv(Var); }, W,
+      Notes);
+  for (unsigned I = 0; I < N; ++I)
+    std::fprintf(stderr, "%s\n", Notes[I].Text);
+  TheConfig.Rank = W.Rank;
+  TheConfig.LocalRank = W.LocalRank;
+  TheConfig.WorldSize = W.Size;
+  TheConfig.Launcher = W.Launcher;
 }
 
 void readConfig() {
@@ -135,7 +135,7 @@ void readConfig() {
   }
   readBuffer();
   readMaxBytes();
-  readRank();
+  readWorld();
   if (const char *V = std::getenv("SONDE_OUTPUT"); V && *V) {
     // Refused rather than cut: a cut path names another directory.
     if (std::strlen(V) >= sizeof TheConfig.OutputDir) {

@@ -50,6 +50,11 @@ struct Config {
   uint64_t MaxBytes = 0;         ///< SONDE_MAX_BYTES; 0: no cap
   uint64_t Rank = 0;             ///< RANK (or a launcher's rank variable)
   uint64_t StartNs = 0;          ///< CLOCK_REALTIME at first use (or at fork)
+  /// LOCAL_RANK and WORLD_SIZE (or a launcher's), all ones when not given,
+  /// and the launcher (World.h: env, openmpi, pmi, slurm; "": none).
+  uint64_t LocalRank = ~uint64_t(0);
+  uint64_t WorldSize = ~uint64_t(0);
+  const char *Launcher = "";
 };
 
 /// Initializes the runtime once: environment, signal handlers, fork and exit

@@ -174,7 +174,8 @@ bool openFile(WriterState &W) {
   }
   if (W.Fd < 0)
     return openFailed(W, "cannot create the trace file", errno);
-  // Host and program name 256 bytes each, boot id 64, varints: under it.
+  // Host and program name 256 bytes each, boot id 64, launcher 16,
+  // varints: under it.
   char Pre[format::FileHeaderSize + 2 * format::BlockHeaderSize + 1024] = {};
   std::memcpy(Pre, format::Magic, 8);
   Pre[8] = static_cast<char>(format::Major);
@@ -203,6 +204,10 @@ bool openFile(WriterState &W) {
         *C = '\0';
   }
   P = putString(P, Boot, sizeof Boot);
+  // Format 1.3: where the process stands in a distributed job.
+  P = putVarint(P, format::worldField(config().LocalRank));
+  P = putVarint(P, format::worldField(config().WorldSize));
+  P = putString(P, config().Launcher, 16);
   frameBlock(Start, Block::Process, P);
   Start = P;
   P = putClock(W, Start + format::BlockHeaderSize);

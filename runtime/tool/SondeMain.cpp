@@ -10,15 +10,18 @@
 
 #include "Export.h"
 #include "TraceFormat.h"
+#include "invariants/Invariants.h"
 #include "sonde/trace.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -32,21 +35,26 @@ struct Command {
 };
 
 const Command Commands[] = {
-    {"summary", "TRACE... [--json]", "time per category and name, watches"},
-    {"export", "TRACE... --format FORMAT [-o FILE]",
+    {"summary", "TRACE... [--json] [--look-ahead N]",
+     "time per category and name, watches"},
+    {"export", "TRACE... --format FORMAT [-o FILE] [--look-ahead N]",
      "jsonl: records as JSON lines; chrome: for\n"
      "Perfetto (ui.perfetto.dev); dftracer: .pfw\n"
      "for DFAnalyzer; traincheck: TrainCheck's\n"
      "JSONL; csv: the watched values"},
-    {"merge", "TRACE... -o FILE [--format FORMAT]",
+    {"merge", "TRACE... -o FILE [--format FORMAT] [--look-ahead N]",
      "several processes or ranks on one timeline\n"
      "(format from FILE: .json chrome, .jsonl,\n"
      ".pfw dftracer, .csv; .gz compresses)"},
     {"report", "TRACE... -o report.html [--step NAME] [--title TEXT]",
      "one self-contained HTML page: time by\n"
      "category and name, one step, the watches"},
-    {"dump", "TRACE", "every record, readable"},
+    {"dump", "TRACE [--look-ahead N]", "every record, readable"},
     {"info", "TRACE... [--json]", "process, end, drops, sites; no events read"},
+    {"infer", "TRACE... [-o FILE] [--min-support N] [--range-margin X]",
+     "invariants of good runs, as YAML\n(docs/invariants.md)"},
+    {"check", "TRACE... --invariants FILE [--json]",
+     "violations of those invariants; exit 1"},
 };
 
 const Command *findCommand(const std::string &Name) {
@@ -133,6 +141,8 @@ struct Options {
   std::string Output;
   std::string Step, Title;
   bool Json = false;
+  /// Events a trace's ordering may hold (docs/exports.md, "Order").
+  size_t LookAhead = size_t(1) << 20;
 };
 
 const char *const Formats[] = {"jsonl", "chrome", "dftracer", "traincheck",
@@ -187,7 +197,8 @@ bool isDirectory(const std::string &Path) {
 /// Reads every trace. A file named on the command line that cannot be read
 /// is an error; one found in a directory is skipped with a warning, and
 /// the rest of the directory is read.
-bool loadAll(const Options &O, std::vector<Trace> &Traces, bool Events = true) {
+bool loadAll(const Options &O, std::vector<Trace> &Traces, bool Events = true,
+             bool Whole = false) {
   std::string Error;
   for (const std::string &In : O.Inputs) {
     std::vector<std::string> Files, Skipped;
@@ -199,9 +210,31 @@ bool loadAll(const Options &O, std::vector<Trace> &Traces, bool Events = true) {
       diag("warning", Why);
     bool FromDir = isDirectory(In);
     size_t Read = 0;
-    for (const std::string &F : Files) {
-      Trace T;
-      if (!readTrace(F, T, Error, Events)) {
+    // Files are independent: they are opened (outline and check) on every
+    // core, then taken in order, so messages come as they would one by one.
+    std::vector<Trace> Opened(Files.size());
+    std::vector<std::string> Errors(Files.size());
+    std::vector<char> Oks(Files.size(), 0);
+    std::atomic<size_t> Next{0};
+    auto Open = [&] {
+      for (size_t I; (I = Next++) < Files.size();)
+        // Every command but report reads its traces as streams: the events
+        // are decoded as they are used, in bounded memory.
+        Oks[I] = Whole ? readTrace(Files[I], Opened[I], Errors[I], Events)
+                       : openTrace(Files[I], Opened[I], Errors[I], Events);
+    };
+    std::vector<std::thread> Pool;
+    unsigned Cores = std::max(1u, std::thread::hardware_concurrency());
+    for (unsigned C = 1; C < Cores && C < Files.size(); ++C)
+      Pool.emplace_back(Open);
+    Open();
+    for (std::thread &Th : Pool)
+      Th.join();
+    for (size_t I = 0; I < Files.size(); ++I) {
+      const std::string &F = Files[I];
+      Trace &T = Opened[I];
+      Error = Errors[I];
+      if (!Oks[I]) {
         if (!FromDir) {
           diag("error", Error);
           return false;
@@ -210,6 +243,8 @@ bool loadAll(const Options &O, std::vector<Trace> &Traces, bool Events = true) {
         continue;
       }
       ++Read;
+      if (T.Stream)
+        T.Stream->setLookAhead(O.LookAhead);
       if (!T.Problem.empty())
         diag("warning",
              F + ": " +
@@ -236,6 +271,9 @@ bool takes(const std::string &Command, const std::string &Option) {
     return Command == "export" || Command == "merge";
   if (Option == "-o")
     return true;
+  if (Option == "--look-ahead")
+    return Command == "summary" || Command == "export" || Command == "merge" ||
+           Command == "dump";
   if (Option == "--step" || Option == "--title")
     return Command == "report";
   return false;
@@ -284,6 +322,9 @@ int main(int Argc, char **Argv) {
       return 0;
     }
   }
+  // infer and check parse their own options (invariants/Commands.cpp).
+  if (O.Command == "infer" || O.Command == "check")
+    return sonde::trace::inv::runInvariantCommand(Argc, Argv);
   bool OptionsEnded = false;
   for (int I = 2; I < Argc; ++I) {
     std::string A = Argv[I];
@@ -328,6 +369,18 @@ int main(int Argc, char **Argv) {
         return usageError("'" + A + "' needs a value", Cmd);
       Value = Argv[++I];
     }
+    if (Flag == "--look-ahead") {
+      char *End = nullptr;
+      errno = 0;
+      unsigned long long N = std::strtoull(Value.c_str(), &End, 10);
+      if (Value.empty() || *End || errno || N < 1 || Value[0] == '-')
+        return usageError("'--look-ahead' takes a number of events (1 or "
+                          "more), not '" +
+                              Value + "'",
+                          Cmd);
+      O.LookAhead = static_cast<size_t>(N);
+      continue;
+    }
     (Flag == "--format" ? O.Format
      : Flag == "-o"     ? O.Output
      : Flag == "--step" ? O.Step
@@ -361,7 +414,7 @@ int main(int Argc, char **Argv) {
     return usageError("'dump' reads one trace", Cmd);
 
   std::vector<Trace> Traces;
-  if (!loadAll(O, Traces, O.Command != "info"))
+  if (!loadAll(O, Traces, O.Command != "info", O.Command == "report"))
     return 1;
 
   if (O.Command == "merge" || O.Command == "report") {
@@ -418,6 +471,15 @@ int main(int Argc, char **Argv) {
     for (const Trace &T : Traces)
       dumpTrace(T, Out);
   }
+  // Never silent: what the look-ahead could not put in order.
+  for (const Trace &T : Traces)
+    if (T.Stream && T.Stream->late())
+      diag("note", T.Path + ": " + std::to_string(T.Stream->late()) +
+                       " events were given before an earlier one: a region "
+                       "held, or a thread stayed silent for, more than the "
+                       "look-ahead of " +
+                       std::to_string(O.LookAhead) +
+                       " events (--look-ahead; docs/exports.md, \"Order\")");
   // Every write: a failed one sets the stream's error flag, which the
   // final flush alone would not report (its data was already dropped).
   std::string Where = ToFile ? O.Output : "standard output";

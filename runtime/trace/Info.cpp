@@ -27,9 +27,10 @@ void printInfo(const std::vector<Trace> &Traces, bool Json, std::FILE *Out) {
     const ProcessInfo &P = T.Process;
     size_t Sites = T.Sites.empty() ? 0 : T.Sites.size() - 1;
     if (!Json) {
-      Text.print("{}: {} pid {} rank {} host {}, {}, {} dropped, {} sites, {} "
-                 "threads{}\n",
-                 cstr(T.Path), cstr(P.Program), P.Pid, P.Rank, cstr(P.Host),
+      Text.print("{}: {} pid {} rank {}{} host {}, {}, {} dropped, {} sites, "
+                 "{} threads{}\n",
+                 cstr(T.Path), cstr(P.Program), P.Pid, P.Rank,
+                 cstr(worldShown(P)), cstr(P.Host),
                  cstr(howEnded(P, Audience::Person)), P.Dropped, Sites,
                  T.Threads.size(), T.Complete ? "" : ", torn");
       continue;
@@ -37,9 +38,11 @@ void printInfo(const std::vector<Trace> &Traces, bool Json, std::FILE *Out) {
     J.open();
     processFields(J, T,
                   {ProcessField::File, ProcessField::Program, ProcessField::Pid,
-                   ProcessField::Rank, ProcessField::Host, ProcessField::How,
-                   ProcessField::Dropped, ProcessField::Sites,
-                   ProcessField::Threads, ProcessField::Complete});
+                   ProcessField::Rank, ProcessField::LocalRank,
+                   ProcessField::WorldSize, ProcessField::Launcher,
+                   ProcessField::Host, ProcessField::How, ProcessField::Dropped,
+                   ProcessField::Sites, ProcessField::Threads,
+                   ProcessField::Complete});
     J.close().raw("\n");
   }
 }
@@ -49,8 +52,8 @@ void dumpTrace(const Trace &T, std::FILE *Out) {
   TextOut Text(Out);
   Text.print("file: {} (format {}.{})\n", cstr(T.Path), T.VersionMajor,
              T.VersionMinor);
-  Text.print("process: {} pid {} ppid {} rank {} host {}\n", cstr(P.Program),
-             P.Pid, P.PPid, P.Rank, cstr(P.Host));
+  Text.print("process: {} pid {} ppid {} rank {}{} host {}\n", cstr(P.Program),
+             P.Pid, P.PPid, P.Rank, cstr(worldShown(P)), cstr(P.Host));
   Text.print("end: {}, {} dropped\n", P.Ended ? cstr(P.How) : "(none)",
              P.Dropped);
   Text.print("clock: {:.6f} ns per tick\n", T.NsPerTick);
@@ -72,10 +75,14 @@ void dumpTrace(const Trace &T, std::FILE *Out) {
   Text.raw("threads:\n");
   for (const ThreadInfo &TI : T.Threads)
     Text.print("  {} tid {} {}\n", TI.Index, TI.Tid, cstr(TI.Name));
-  Text.print("events: {}\n", T.Events.size());
-  int64_t T0 = T.Events.empty() ? 0 : T.Events.front().Ts;
+  Text.print("events: {}\n", eventCount(T));
+  int64_t T0 = 0;
+  bool First = true;
   JsonOut J(Text);
-  for (const Event &E : T.Events) {
+  for (const Event &E : events(T)) {
+    if (First) // times from the first event's
+      T0 = E.Ts;
+    First = false;
     const SiteInfo &S = T.site(E.Site);
     Text.print("  {:>12.3f} us  t{}  ", (E.Ts - T0) / 1e3, E.Thread);
     Text.left(kindName(E.Kind), 7).put(' ').right("", 2 * size_t(E.Level));

@@ -32,14 +32,14 @@ bool hasMonotonic(const Trace &T) {
 /// Moves a trace from its wall-clock line to `Off` + its monotonic line.
 /// Returns the shift at its first anchor.
 int64_t placeOnMonotonic(Trace &T, int64_t Off) {
-  const ClockAnchor &F = T.Anchors.front(), &L = T.Anchors.back();
+  const ClockAnchor F = T.Anchors.front(), L = T.Anchors.back();
   double Ratio = 1.0;
   if (L.RealNs != F.RealNs && L.MonoNs != F.MonoNs)
     Ratio = static_cast<double>(L.MonoNs - F.MonoNs) /
             static_cast<double>(L.RealNs - F.RealNs);
   // Held in [0, MaxTimeNs] as the reader's times are: a corrupt anchor
   // must not overflow the times of a file merged with others.
-  auto Map = [&](int64_t Real) {
+  auto Map = [F, Ratio, Off](int64_t Real) {
     double Scaled = static_cast<double>(Real - F.RealNs) * Ratio;
     int64_t Delta = !(std::fabs(Scaled) < static_cast<double>(MaxTimeNs))
                         ? (Scaled > 0 ? MaxTimeNs : -MaxTimeNs)
@@ -49,6 +49,9 @@ int64_t placeOnMonotonic(Trace &T, int64_t Off) {
       Ns = Delta > 0 ? MaxTimeNs : 0;
     return std::clamp<int64_t>(Ns, 0, MaxTimeNs);
   };
+  // A streamed trace's events are placed as they are read.
+  if (T.Stream)
+    T.TimeMap = Map;
   for (Event &E : T.Events) {
     int64_t Start = Map(E.Ts);
     if (E.Kind == EventKind::Region)

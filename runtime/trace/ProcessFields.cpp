@@ -15,6 +15,18 @@ const std::string &howEnded(const ProcessInfo &P, Audience A) {
   return A == Audience::Program ? Unknown : NoEnd;
 }
 
+std::string worldShown(const ProcessInfo &P) {
+  if (P.Launcher.empty())
+    return {};
+  std::string S;
+  if (P.WorldSize >= 0)
+    S += " of " + std::to_string(P.WorldSize);
+  S += " (";
+  if (P.LocalRank >= 0)
+    S += "local " + std::to_string(P.LocalRank) + ", ";
+  return S + P.Launcher + ")";
+}
+
 void processFields(JsonOut &J, const Trace &T,
                    std::initializer_list<ProcessField> Fields) {
   const ProcessInfo &P = T.Process;
@@ -35,6 +47,24 @@ void processFields(JsonOut &J, const Trace &T,
     case ProcessField::Rank:
       J.key("rank").num(P.Rank);
       break;
+    case ProcessField::LocalRank:
+      if (P.LocalRank < 0)
+        J.key("local_rank").raw("null");
+      else
+        J.key("local_rank").num(P.LocalRank);
+      break;
+    case ProcessField::WorldSize:
+      if (P.WorldSize < 0)
+        J.key("world_size").raw("null");
+      else
+        J.key("world_size").num(P.WorldSize);
+      break;
+    case ProcessField::Launcher:
+      if (P.Launcher.empty())
+        J.key("launcher").raw("null");
+      else
+        J.key("launcher").str(P.Launcher);
+      break;
     case ProcessField::Host:
       J.key("host").str(P.Host);
       break;
@@ -51,7 +81,7 @@ void processFields(JsonOut &J, const Trace &T,
       J.key("dur_ns").num(P.EndNs - P.StartNs);
       break;
     case ProcessField::Events:
-      J.key("events").num(static_cast<uint64_t>(T.Events.size()));
+      J.key("events").num(eventCount(T));
       break;
     case ProcessField::Dropped:
       J.key("dropped").num(P.Dropped);

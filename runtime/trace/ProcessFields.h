@@ -30,6 +30,10 @@ enum class Audience : uint8_t {
 /// when no End block was read, what `A` is told.
 const std::string &howEnded(const ProcessInfo &P, Audience A);
 
+/// Where the process stood in its job, for a person: ` of 4 (local 1,
+/// openmpi)`, after its rank; empty when no launcher gave a rank.
+std::string worldShown(const ProcessInfo &P);
+
 /// One member of a process object, by its key.
 enum class ProcessField : uint8_t {
   File,     ///< "file": the trace's path
@@ -47,6 +51,11 @@ enum class ProcessField : uint8_t {
   Sites,    ///< "sites": the sites defined
   Threads,  ///< "threads": the threads announced
   Complete, ///< "complete": false when the file is torn
+  /// "local_rank", "world_size": null when not given (and before format
+  /// 1.3); "launcher": env, openmpi, pmi or slurm, null when none.
+  LocalRank,
+  WorldSize,
+  Launcher,
 };
 
 /// Writes `Fields` of `T`'s process, in that order, as members of the

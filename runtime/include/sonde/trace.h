@@ -13,6 +13,7 @@
 #include "sonde/site.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -110,6 +111,8 @@ struct Event {
   Value V;           ///< watches
   /// The site's own args and the context in force; never null.
   const Args *A = nullptr;
+  /// Keeps `A` alive when the reader made it (null for no args).
+  std::shared_ptr<const Args> Keep;
 };
 
 struct ProcessInfo {
@@ -119,6 +122,12 @@ struct ProcessInfo {
   /// The kernel's boot id (format 1.1): processes with the same one share
   /// CLOCK_MONOTONIC, which `sonde merge` aligns them with. Empty in 1.0.
   std::string BootId;
+  /// Where the process stood in a distributed job (format 1.3): its local
+  /// rank and world size (-1: not given, and in 1.2 files) and the
+  /// launcher whose variables gave them: env (RANK...), openmpi, pmi,
+  /// slurm, or empty when none did (Rank is then 0).
+  int64_t LocalRank = -1, WorldSize = -1;
+  std::string Launcher;
   int64_t StartNs = 0;
   bool Ended = false; ///< an End block was read
   std::string How;    ///< exit, quick_exit, signal:SIGTERM, crash:SIGSEGV...
@@ -139,15 +148,29 @@ struct ClockAnchor {
 /// that says otherwise is corrupt, and its reader says so.
 constexpr int64_t MaxTimeNs = (int64_t(1) << 62) - 1;
 
+class TraceStream;
+
 struct Trace {
   std::string Path;
   uint16_t VersionMajor = 0, VersionMinor = 0;
   ProcessInfo Process;
   std::vector<SiteInfo> Sites; ///< by id; Sites[0] is unused
   std::vector<ThreadInfo> Threads;
-  std::vector<Event> Events; ///< in time order
-  /// The distinct arg sets events point to (Events[i].A).
+  /// In time order, when read whole (readTrace) or built in memory; a
+  /// trace opened as a stream (openTrace) leaves it empty: read its events
+  /// with events().
+  std::vector<Event> Events;
+  /// Arg sets that events built in memory point to (Events[i].A).
   std::vector<std::unique_ptr<Args>> ArgSets;
+  /// Where a streamed trace's events come from (openTrace), else null.
+  std::shared_ptr<TraceStream> Stream;
+  /// A streamed trace's event count and earliest event start (ns), known
+  /// before its events are read.
+  uint64_t EventCount = 0;
+  int64_t EarliestNs = 0;
+  /// Applied to every time of a streamed trace's events as events() gives
+  /// them (sonde merge places files on one clock); null: none.
+  std::function<int64_t(int64_t)> TimeMap;
   double NsPerTick = 1.0;
   /// Every clock anchor, in file order (Events' times are already on the
   /// wall clock through the first and last of them).
@@ -159,11 +182,98 @@ struct Trace {
   uint64_t StoppedAt = 0; ///< byte offset where reading stopped, if torn
   std::string Problem;    ///< why reading stopped early, if it did
 
-  const SiteInfo &site(uint32_t Id) const;
+  /// The site `Id` (an event's), or an empty one when none has that id.
+  const SiteInfo &site(uint32_t Id) const {
+    return Id < Sites.size() ? Sites[Id] : unknownSite();
+  }
+  static const SiteInfo &unknownSite();
   const ThreadInfo *thread(uint32_t Index) const;
   /// The thread's kernel id, or its index when unknown.
   uint64_t tid(uint32_t Index) const;
 };
+
+/// A trace file read as a stream, in memory bounded by its sites, strings
+/// and threads and the look-ahead of its ordering, never by its number of
+/// records (docs/trace-format.md, "Reading in bounded memory"). open()
+/// reads everything but the events (the process, sites, threads, clock,
+/// end) and checks every record once, so that the trace's problems, event
+/// count and times are known before the first event; next() then gives the
+/// events one by one in the order readTrace gives them.
+class TraceStream {
+public:
+  TraceStream();
+  ~TraceStream();
+  TraceStream(const TraceStream &) = delete;
+  TraceStream &operator=(const TraceStream &) = delete;
+
+  /// As readTrace: false with `Error` only when the file is not a sonde
+  /// trace or cannot be read. With `Events` false, records are not
+  /// checked (fast on any size: `sonde info`).
+  bool open(const std::string &Path, std::string &Error, bool Events = true);
+  /// open() on bytes in memory, which must outlive the stream.
+  bool openBytes(const uint8_t *Data, size_t Size, const std::string &Path,
+                 std::string &Error, bool Events = true);
+
+  /// The trace without its events; complete once open() returned.
+  Trace &trace();
+  /// The next event in order, or null after the last. Valid until the next
+  /// call. The first call after the last event starts over.
+  Event *next();
+  /// Starts the events over from the first.
+  void rewind();
+  /// Events that went out of order because the look-ahead was full (a
+  /// region open for longer than it holds, a thread silent for as long).
+  uint64_t late() const;
+  /// How many events the ordering may hold (default 1 << 20).
+  void setLookAhead(size_t Events);
+
+  struct Impl;
+
+private:
+  std::unique_ptr<Impl> I;
+};
+
+/// Opens `Path` as a stream (TraceStream): `Out` gets everything but the
+/// events, `Out.Stream` gives them. Fails as readTrace does.
+bool openTrace(const std::string &Path, Trace &Out, std::string &Error,
+               bool Events = true);
+
+/// The events of `T` in time order: those of its stream, read as they are
+/// given (each pass starts over), or T.Events.
+class EventRange {
+public:
+  explicit EventRange(const Trace &T) : T(T) {}
+  class iterator {
+  public:
+    iterator() = default;
+    iterator(const Trace *T, size_t I) : T(T), I(I) { load(); }
+    const Event &operator*() const { return *E; }
+    const Event *operator->() const { return E; }
+    iterator &operator++() {
+      ++I;
+      load();
+      return *this;
+    }
+    bool operator!=(const iterator &O) const { return E != O.E; }
+    bool operator==(const iterator &O) const { return E == O.E; }
+
+  private:
+    void load();
+    const Trace *T = nullptr;
+    size_t I = 0;
+    const Event *E = nullptr;
+  };
+  iterator begin() const;
+  iterator end() const { return iterator(); }
+
+private:
+  const Trace &T;
+};
+inline EventRange events(const Trace &T) { return EventRange(T); }
+/// How many events `T` holds (streamed or in memory).
+inline uint64_t eventCount(const Trace &T) {
+  return T.Stream ? T.EventCount : T.Events.size();
+}
 
 /// Reads a trace file. Returns false with `Error` set only when the file is
 /// not a sonde trace or cannot be read; a torn file reads as far as it can

@@ -54,7 +54,7 @@ void exportChrome(const std::vector<Trace> &Traces, std::FILE *Out) {
           TI.Name.empty() ? "thread " + std::to_string(TI.Index) : TI.Name);
       J.close().close();
     }
-    for (const Event &E : T.Events) {
+    for (const Event &E : events(T)) {
       const SiteInfo &S = T.site(E.Site);
       // A numeric watch (or a one-element tensor's value) is a counter.
       const Value *Scalar =

@@ -80,7 +80,7 @@ void exportCsv(const std::vector<Trace> &Traces, std::FILE *Out) {
     return E.Kind == EventKind::Watch && T.site(E.Site).Kind != SiteKind::Api;
   };
   for (const Trace &T : Traces)
-    for (const Event &E : T.Events) {
+    for (const Event &E : events(T)) {
       if (!IsValue(T, E))
         continue;
       for (const auto &KV : *E.A)
@@ -100,7 +100,7 @@ void exportCsv(const std::vector<Trace> &Traces, std::FILE *Out) {
     csvField(Text.put(','), "value." + V);
   Text.raw("\r\n");
   for (const Trace &T : Traces)
-    for (const Event &E : T.Events) {
+    for (const Event &E : events(T)) {
       if (!IsValue(T, E))
         continue;
       const SiteInfo &S = T.site(E.Site);

@@ -55,7 +55,7 @@ void exportDftracer(const std::vector<Trace> &Traces, std::FILE *Out) {
     // two are one complete event spanning the call, as DFTracer records a
     // traced function. A call the process never returned from is written
     // last, with duration 0 and `unfinished`.
-    std::map<uint64_t, const Event *> OpenCalls;
+    std::map<uint64_t, Event> OpenCalls; // pre records, by call
     auto ApiEvent = [&](const Event &Pre, const Event *Post) {
       const SiteInfo &S = T.site(Pre.Site);
       int64_t Ts = microsFloor(Pre.Ts);
@@ -86,15 +86,15 @@ void exportDftracer(const std::vector<Trace> &Traces, std::FILE *Out) {
       J.key("func").str(S.Function);
       J.close().close().raw("\n");
     };
-    for (const Event &E : T.Events) {
+    for (const Event &E : events(T)) {
       const SiteInfo &S = T.site(E.Site);
       if (E.Kind == EventKind::Watch && S.Kind == SiteKind::Api) {
         uint64_t Call = apiCall(E.V);
         if (apiPhase(E.V) == "pre") {
-          OpenCalls[Call] = &E;
+          OpenCalls[Call] = E;
         } else {
           auto It = OpenCalls.find(Call);
-          ApiEvent(It != OpenCalls.end() ? *It->second : E, &E);
+          ApiEvent(It != OpenCalls.end() ? It->second : E, &E);
           if (It != OpenCalls.end())
             OpenCalls.erase(It);
         }
@@ -132,7 +132,7 @@ void exportDftracer(const std::vector<Trace> &Traces, std::FILE *Out) {
       J.close().close().raw("\n");
     }
     for (const auto &KV : OpenCalls)
-      ApiEvent(*KV.second, nullptr);
+      ApiEvent(KV.second, nullptr);
   }
   J.raw("]\n");
 }

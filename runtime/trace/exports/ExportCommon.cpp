@@ -55,8 +55,11 @@ int64_t timeOrigin(const std::vector<Trace> &Traces) {
   for (const Trace &T : Traces) {
     if (T.Process.StartNs)
       Take(T.Process.StartNs);
-    for (const Event &E : T.Events)
-      Take(E.Ts);
+    if (!T.Stream)
+      for (const Event &E : T.Events)
+        Take(E.Ts);
+    else if (T.EventCount) // known before the events are read
+      Take(T.TimeMap ? T.TimeMap(T.EarliestNs) : T.EarliestNs);
   }
   return Origin;
 }

@@ -67,7 +67,7 @@ void exportJsonl(const std::vector<Trace> &Traces, std::FILE *Out) {
   int64_t Origin = timeOrigin(Traces);
   for (const Trace &T : Traces) {
     processRecord(J, T, false, Origin);
-    for (const Event &E : T.Events) {
+    for (const Event &E : events(T)) {
       const SiteInfo &S = T.site(E.Site);
       J.open();
       // A state site's records are watches, one per parameter; an api

@@ -12,6 +12,8 @@
 #include "Json.h"
 
 #include <algorithm>
+#include <memory>
+#include <queue>
 #include <set>
 
 namespace sonde::trace {
@@ -27,12 +29,25 @@ void tcValue(JsonOut &J, const Value &V) {
   J.value(V);
 }
 
-/// One TrainCheck line to write: at `Time`, from event `Index`.
+/// One TrainCheck line to write: at `Time`, from the `Index`th event.
 struct TcLine {
   int64_t Time;
   uint32_t Index;
   enum Type : uint8_t { Pre, Post, Var } Ty;
+  std::shared_ptr<const Event> E;
 };
+
+/// Each process in time order, as TrainCheck's reader expects; a post at
+/// the same time as a later pre comes first (the call ended first).
+bool before(const TcLine &A, const TcLine &B) {
+  if (A.Time != B.Time)
+    return A.Time < B.Time;
+  bool APost = A.Ty == TcLine::Post, BPost = B.Ty == TcLine::Post;
+  if (APost != BPost)
+    return APost;
+  // Posts of nested calls ending together: the inner (later) one first.
+  return APost ? A.Index > B.Index : A.Index < B.Index;
+}
 
 bool isOwnArg(const SiteInfo &S, const std::string &Name) {
   return std::find(S.ArgNames.begin(), S.ArgNames.end(), Name) !=
@@ -155,99 +170,107 @@ void stateRecord(JsonOut &J, const Trace &T, const Event &E, const SiteInfo &S,
 
 } // namespace
 
+/// One line of TrainCheck's trace: an API call's pre or post record, a
+/// state or variable record, or a region as a call.
+void writeLine(JsonOut &J, const Trace &T, const ProcessInfo &P, const Event &E,
+               const TcLine &L,
+               std::set<std::pair<std::string, std::string>> &SeenVars) {
+  const SiteInfo &S = T.site(E.Site);
+  J.open();
+  if (S.Kind == SiteKind::Api && E.Kind == EventKind::Watch) {
+    apiRecord(J, T, E, S, L.Time);
+  } else if (S.Kind == SiteKind::State && E.V.K == Value::Kind::Object) {
+    const Value *Param = E.V.get("param");
+    std::string Name = Param ? Param->str() : S.Name;
+    bool New = SeenVars.emplace(Name, S.Name).second;
+    stateRecord(J, T, E, S, Name, New, L.Time);
+  } else if (L.Ty == TcLine::Var) {
+    bool New = SeenVars.emplace(S.Name, S.Function).second;
+    J.key("var_name").str(S.Name);
+    J.key("var_type").str(S.Type.empty() ? "unknown" : S.Type);
+    J.key("mode").str(New ? "new" : "update");
+    J.key("dump_loc").str(S.Function);
+    J.key("process_id").num(P.Pid);
+    J.key("thread_id").num(T.tid(E.Thread));
+    J.key("time").num(L.Time);
+    J.key("meta_vars");
+    metaVars(J, S, E, false);
+    J.key("attributes");
+    attributes(J, E.V);
+    J.key("type").str("state_change");
+  } else {
+    // "r": never the id of an API call (<pid>_<call>) of this process.
+    char Id[48];
+    char *End = fmt::format_to(Id, "{}_r{}", P.Pid, L.Index);
+    J.key("func_call_id").str(std::string_view(Id, End - Id));
+    J.key("thread_id").num(T.tid(E.Thread));
+    J.key("process_id").num(P.Pid);
+    J.key("meta_vars");
+    metaVars(J, S, E, false);
+    J.key("type").str(L.Ty == TcLine::Pre ? "function_call (pre)"
+                                          : "function_call (post)");
+    J.key("function").str(S.Name);
+    J.key("is_bound_method").raw("false");
+    J.key("obj_id").raw("null");
+    if (L.Ty == TcLine::Pre) {
+      J.key("args");
+      metaVars(J, S, E, true);
+      J.key("kwargs").raw("{}");
+    } else {
+      J.key("return_values").raw("null");
+    }
+    J.key("time").num(L.Time);
+    J.key("sonde").open();
+    J.key("cat").str(S.Category);
+    J.key("func").str(S.Function);
+    J.key("file").str(S.File);
+    J.key("line").num(static_cast<uint64_t>(S.Line));
+    J.key("level").num(static_cast<uint64_t>(E.Level));
+    if (E.Iter >= 0)
+      J.key("iter").num(E.Iter);
+    J.close();
+  }
+  J.close().raw("\n");
+}
+
 void exportTraincheck(const std::vector<Trace> &Traces, std::FILE *Out) {
   JsonOut J(Out);
   for (const Trace &T : Traces) {
     const ProcessInfo &P = T.Process;
-    std::vector<TcLine> Lines;
-    Lines.reserve(T.Events.size() * 2);
-    for (uint32_t I = 0; I < T.Events.size(); ++I) {
-      const Event &E = T.Events[I];
-      if (E.Kind == EventKind::Region) {
-        Lines.push_back({E.Ts, I, TcLine::Pre});
+    // Lines wait in a heap until the events, which come in time order,
+    // pass them: what waits is the posts of the calls still open.
+    auto After = [](const TcLine &A, const TcLine &B) { return before(B, A); };
+    std::priority_queue<TcLine, std::vector<TcLine>, decltype(After)> Waiting(
+        After);
+    std::set<std::pair<std::string, std::string>> SeenVars;
+    auto Write = [&](const TcLine &L) {
+      writeLine(J, T, P, *L.E, L, SeenVars);
+    };
+    uint32_t I = 0;
+    for (const Event &Ev : events(T)) {
+      while (!Waiting.empty() && Waiting.top().Time < Ev.Ts) {
+        Write(Waiting.top());
+        Waiting.pop();
+      }
+      auto E = std::make_shared<const Event>(Ev);
+      if (E->Kind == EventKind::Region) {
+        Waiting.push({E->Ts, I, TcLine::Pre, E});
         // An unfinished region is a call without its post record, which
         // TrainCheck reads as an incomplete call.
-        if (!E.Unfinished)
-          Lines.push_back({E.Ts + E.Dur, I, TcLine::Post});
-      } else if (E.Kind == EventKind::Watch) {
-        bool Api = T.site(E.Site).Kind == SiteKind::Api;
-        Lines.push_back({E.Ts, I,
-                         !Api                     ? TcLine::Var
-                         : apiPhase(E.V) == "pre" ? TcLine::Pre
-                                                  : TcLine::Post});
+        if (!E->Unfinished)
+          Waiting.push({E->Ts + E->Dur, I, TcLine::Post, E});
+      } else if (E->Kind == EventKind::Watch) {
+        bool Api = T.site(E->Site).Kind == SiteKind::Api;
+        Waiting.push({E->Ts, I,
+                      !Api                      ? TcLine::Var
+                      : apiPhase(E->V) == "pre" ? TcLine::Pre
+                                                : TcLine::Post,
+                      E});
       }
+      ++I;
     }
-    // Each process in time order, as TrainCheck's reader expects; a post at
-    // the same time as a later pre comes first (the call ended first).
-    std::sort(Lines.begin(), Lines.end(), [](const TcLine &A, const TcLine &B) {
-      if (A.Time != B.Time)
-        return A.Time < B.Time;
-      bool APost = A.Ty == TcLine::Post, BPost = B.Ty == TcLine::Post;
-      if (APost != BPost)
-        return APost;
-      // Posts of nested calls ending together: the inner (later) one first.
-      return APost ? A.Index > B.Index : A.Index < B.Index;
-    });
-    std::set<std::pair<std::string, std::string>> SeenVars;
-    for (const TcLine &L : Lines) {
-      const Event &E = T.Events[L.Index];
-      const SiteInfo &S = T.site(E.Site);
-      J.open();
-      if (S.Kind == SiteKind::Api && E.Kind == EventKind::Watch) {
-        apiRecord(J, T, E, S, L.Time);
-      } else if (S.Kind == SiteKind::State && E.V.K == Value::Kind::Object) {
-        const Value *Param = E.V.get("param");
-        std::string Name = Param ? Param->str() : S.Name;
-        bool New = SeenVars.emplace(Name, S.Name).second;
-        stateRecord(J, T, E, S, Name, New, L.Time);
-      } else if (L.Ty == TcLine::Var) {
-        bool New = SeenVars.emplace(S.Name, S.Function).second;
-        J.key("var_name").str(S.Name);
-        J.key("var_type").str(S.Type.empty() ? "unknown" : S.Type);
-        J.key("mode").str(New ? "new" : "update");
-        J.key("dump_loc").str(S.Function);
-        J.key("process_id").num(P.Pid);
-        J.key("thread_id").num(T.tid(E.Thread));
-        J.key("time").num(L.Time);
-        J.key("meta_vars");
-        metaVars(J, S, E, false);
-        J.key("attributes");
-        attributes(J, E.V);
-        J.key("type").str("state_change");
-      } else {
-        // "r": never the id of an API call (<pid>_<call>) of this process.
-        char Id[48];
-        char *End = fmt::format_to(Id, "{}_r{}", P.Pid, L.Index);
-        J.key("func_call_id").str(std::string_view(Id, End - Id));
-        J.key("thread_id").num(T.tid(E.Thread));
-        J.key("process_id").num(P.Pid);
-        J.key("meta_vars");
-        metaVars(J, S, E, false);
-        J.key("type").str(L.Ty == TcLine::Pre ? "function_call (pre)"
-                                              : "function_call (post)");
-        J.key("function").str(S.Name);
-        J.key("is_bound_method").raw("false");
-        J.key("obj_id").raw("null");
-        if (L.Ty == TcLine::Pre) {
-          J.key("args");
-          metaVars(J, S, E, true);
-          J.key("kwargs").raw("{}");
-        } else {
-          J.key("return_values").raw("null");
-        }
-        J.key("time").num(L.Time);
-        J.key("sonde").open();
-        J.key("cat").str(S.Category);
-        J.key("func").str(S.Function);
-        J.key("file").str(S.File);
-        J.key("line").num(static_cast<uint64_t>(S.Line));
-        J.key("level").num(static_cast<uint64_t>(E.Level));
-        if (E.Iter >= 0)
-          J.key("iter").num(E.Iter);
-        J.close();
-      }
-      J.close().raw("\n");
-    }
+    for (; !Waiting.empty(); Waiting.pop())
+      Write(Waiting.top());
   }
 }
 

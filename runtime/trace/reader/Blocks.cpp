@@ -1,8 +1,10 @@
-//===- Blocks.cpp - Decoding the blocks of a trace file -------------------===//
+//===- Blocks.cpp - The outline of a trace file ---------------------------===//
 //
-// What each block type gives the Trace: the process, clock anchors,
-// strings, sites, threads, drop counts, regions still open at the end and
-// the end record. Events blocks go to Decoder::events (Records.cpp).
+// Walk 1 of reading (Decoder.h): what each block but the records gives the
+// Trace: the process, clock anchors, strings, sites, threads, drop counts,
+// regions still open at the end and the end record; where each was
+// defined, so that a record may use only what came before it; where the
+// Events blocks are, for the walks that decode them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,16 +14,44 @@
 
 namespace sonde::trace::detail {
 
+/// The largest local rank or world size a 1.3 Process block holds, as
+/// written (the value plus one): the runtime takes none above 2^31 - 1.
+constexpr uint64_t MaxWorldField = uint64_t(1) << 31;
+
 std::string readStr(Cursor &C) {
   uint64_t N = C.varint();
   const uint8_t *P = C.bytes(N);
   return P ? std::string(reinterpret_cast<const char *>(P), N) : std::string();
 }
 
-void Decoder::block(Block B, Cursor &C) {
+const Args &noArgs() {
+  static const Args Empty;
+  return Empty;
+}
+
+void Decoder::corrupt(uint64_t At, const std::string &What) {
+  if (Corrupt.empty()) {
+    CorruptAt = At;
+    Corrupt = "byte " + std::to_string(At) + ": " + What;
+    return;
+  }
+  ++MoreCorrupt;
+  if (At < CorruptAt) { // the walks meet corruption out of file order
+    CorruptAt = At;
+    Corrupt = "byte " + std::to_string(At) + ": " + What;
+  }
+}
+
+void Decoder::block(Block B, Cursor &C, uint64_t BlockAt) {
+  // Offsets in messages are those of the payload's bytes.
+  auto Off = [&](const Cursor &Cur) {
+    return BlockAt + format::BlockHeaderSize +
+           static_cast<uint64_t>(Cur.pos() - Body);
+  };
+  Body = C.pos();
   switch (B) {
   case Block::Process: {
-    const uint8_t *At = C.pos();
+    uint64_t At = Off(C);
     ProcessInfo &P = T.Process;
     P.Pid = C.varint();
     P.PPid = C.varint();
@@ -32,12 +62,20 @@ void Decoder::block(Block B, Cursor &C) {
     P.StartNs = static_cast<int64_t>(std::min<uint64_t>(Start, MaxTimeNs));
     if (C.ok() && !C.atEnd()) // format 1.1 appends the boot id
       P.BootId = readStr(C);
+    if (C.ok() && !C.atEnd()) { // 1.3: local rank, world size, launcher
+      uint64_t Local = C.varint(), Size = C.varint();
+      P.Launcher = readStr(C);
+      if (Local > MaxWorldField || Size > MaxWorldField)
+        return corrupt(At, "a local rank or world size beyond 2^31");
+      P.LocalRank = static_cast<int64_t>(Local) - 1;
+      P.WorldSize = static_cast<int64_t>(Size) - 1;
+    }
     if (Start > static_cast<uint64_t>(MaxTimeNs))
       return corrupt(At, "a process start time after the year 2116");
     break;
   }
   case Block::Clock: {
-    const uint8_t *At = C.pos();
+    uint64_t At = Off(C);
     ClockAnchor A;
     A.Tsc = C.varint();
     uint64_t Real = C.varint();
@@ -49,18 +87,21 @@ void Decoder::block(Block B, Cursor &C) {
       return corrupt(At, "a clock anchor after the year 2116");
     A.RealNs = static_cast<int64_t>(Real);
     A.MonoNs = static_cast<int64_t>(Mono);
-    Anchors.push_back(A);
+    T.Anchors.push_back(A);
     break;
   }
   case Block::String: {
     uint32_t Id = static_cast<uint32_t>(C.varint());
     std::string S = readStr(C);
-    if (C.ok())
-      Strings[Id] = std::move(S);
+    if (C.ok()) {
+      auto [It, New] = Strings.try_emplace(Id, std::move(S), BlockAt);
+      if (!New) // a repeated definition: the last one holds
+        It->second.first = std::move(S);
+    }
     break;
   }
   case Block::Site: {
-    const uint8_t *At = C.pos();
+    uint64_t At = Off(C);
     uint64_t IdV = C.varint();
     if (!C.ok() || IdV == 0 || IdV > MaxSite)
       return corrupt(At, "a site id of " + std::to_string(IdV));
@@ -94,6 +135,7 @@ void Decoder::block(Block B, Cursor &C) {
       return corrupt(At, "site " + std::to_string(Id) + " defined twice");
     ensureSite(Id);
     T.Sites[Id] = std::move(S);
+    SiteAt[Id] = BlockAt;
     SiteInfo &Def = T.Sites[Id];
     Def.ArgNames.clear();
     size_t Pos = 0;
@@ -107,7 +149,7 @@ void Decoder::block(Block B, Cursor &C) {
     break;
   }
   case Block::Thread: {
-    const uint8_t *At = C.pos();
+    uint64_t At = Off(C);
     ThreadInfo TI;
     uint64_t Index = C.varint();
     TI.Index = static_cast<uint32_t>(Index);
@@ -123,55 +165,47 @@ void Decoder::block(Block B, Cursor &C) {
       *It = TI; // a rename
     else
       T.Threads.push_back(TI);
+    ThreadAt.try_emplace(TI.Index, BlockAt);
     break;
   }
-  case Block::Events:
-    events(C);
+  case Block::Events: // decoded by the later walks (Records.cpp)
     break;
   case Block::Dropped: {
-    const uint8_t *At = C.pos();
+    uint64_t At = Off(C);
     uint64_t Thread = C.varint();
     uint64_t N = C.varint();
-    if (!C.ok() || !knownThread(Thread))
+    if (!C.ok() || !knownThread(Thread, BlockAt + 1))
       return corrupt(At, "a dropped-records block of an unknown thread");
     Dropped[static_cast<uint32_t>(Thread)] = N;
     break;
   }
   case Block::Unfinished: {
-    const uint8_t *At = C.pos();
+    uint64_t At = Off(C);
     uint64_t ThreadV = C.varint();
     uint64_t SiteV = C.varint();
     uint64_t Start = C.varint();
     uint64_t LevelV = C.varint();
-    if (!C.ok() || !knownThread(ThreadV))
+    if (!C.ok() || !knownThread(ThreadV, BlockAt + 1))
       return corrupt(At, "an unfinished region of an unknown thread");
-    if (const char *Bad = checkSite(SiteV, Ev::Region))
+    if (const char *Bad = checkSite(SiteV, Ev::Region, BlockAt + 1))
       return corrupt(At, std::string(Bad) + " (" + siteName(SiteV) + ")");
-    auto Site = static_cast<uint32_t>(SiteV);
     if (LevelV > format::MaxLevel)
       return corrupt(At, "an unfinished region at nesting level " +
                              std::to_string(LevelV));
-    auto Thread = static_cast<uint32_t>(ThreadV);
-    auto Level = static_cast<uint32_t>(LevelV);
-    Event E;
-    E.Kind = EventKind::Region;
-    E.Unfinished = true;
-    E.Site = Site;
-    E.Thread = Thread;
-    E.Level = Level;
-    E.Ts = static_cast<int64_t>(Start);
-    E.Dur = -1; // until the end of the trace, set in finish()
-    E.A = argsFor(Threads[Thread], Site);
-    T.Events.push_back(std::move(E));
-    OrderLevel.push_back(Level);
+    OpenAtEnd O;
+    O.Thread = static_cast<uint32_t>(ThreadV);
+    O.Site = static_cast<uint32_t>(SiteV);
+    O.Level = static_cast<uint32_t>(LevelV);
+    O.StartTsc = Start;
+    Open.push_back(std::move(O));
     break;
   }
   case Block::End: {
     T.Process.Ended = true;
     T.Process.How = readStr(C);
     T.Process.Dropped = C.varint();
-    if (!Anchors.empty())
-      EndTsc = Anchors.back().Tsc;
+    if (!T.Anchors.empty())
+      EndTsc = T.Anchors.back().Tsc;
     break;
   }
   }

@@ -1,11 +1,21 @@
 //===- Decoder.h - The state of reading one trace file -------- -*- C++ -*-===//
 //
-// The reader's inside: a Decoder takes the blocks of one file in order
-// (Blocks.cpp), decodes the records of Events blocks with their values and
-// context args (Records.cpp), checks every record against what the file
-// declared, and at the end puts times on the wall clock and events in
-// program order (Timeline.cpp). Reader.cpp walks the file's framing and
-// drives it. Private to the trace library.
+// The reader's inside. A file is read in three walks over its blocks, none
+// of which keeps the records (docs/trace-format.md, "Reading in bounded
+// memory"):
+//
+//  1. the *outline* (Blocks.cpp): every block but the records: the process,
+//     clock anchors, strings, sites, threads, drops, regions still open at
+//     the end, the end record; where each thing was defined, and where each
+//     thread's Events blocks are;
+//  2. the *check* (Records.cpp, without values): every record once,
+//     validated as the file declared it, for what must be known before the
+//     first event is given: the problems of the file, its earliest and
+//     latest times, the context in force at the end;
+//  3. the *events* (Records.cpp, with values, and Order.cpp): the records
+//     again, each thread's in program order, the threads merged by time.
+//
+// Private to the trace library; sonde::trace::TraceStream drives it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +27,7 @@
 #include "TraceFormat.h"
 
 #include <map>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -31,8 +42,10 @@ using format::Val;
 /// A string of the file: a varint length, then its bytes.
 std::string readStr(Cursor &C);
 
-/// Per-thread decoding state: the running timestamp and the stack of
-/// context pushes (args in force).
+/// The empty arg set, which most events point to.
+const Args &noArgs();
+
+/// Per-thread decoding state: the stack of context pushes (args in force).
 struct CtxEntry {
   uint32_t Site;
   bool Inherit;
@@ -41,52 +54,122 @@ struct CtxEntry {
 struct ThreadDecode {
   std::vector<CtxEntry> Ctx;
   /// The arg set last computed, valid while the stack is unchanged.
-  const Args *Cached = nullptr;
+  std::shared_ptr<const Args> Cached;
   uint32_t CachedOwn = ~0u;
   bool Valid = false;
 };
 
+/// Where an Events block is, and whose.
+struct EventsBlock {
+  uint64_t Offset = 0; ///< of its body
+  uint32_t Len = 0;    ///< the bytes present (less than declared if torn)
+  uint32_t Thread = 0;
+};
+
+/// A region an Unfinished block names: open when the process ended.
+struct OpenAtEnd {
+  uint32_t Thread = 0, Site = 0, Level = 0;
+  uint64_t StartTsc = 0;
+  std::shared_ptr<const Args> A; ///< set after the check
+};
+
+/// An event on its way out: the event, the level that orders it in its
+/// thread (Decoder::NoLevel when the file does not say), and its place in
+/// the file, which breaks ties of time between threads.
+struct Pending {
+  Event E;
+  uint32_t OrderLevel = 0;
+  uint64_t Seq = 0;
+};
+
+/// What receives the records of the events walk, in file order.
+class RecordSink {
+public:
+  virtual ~RecordSink() = default;
+  /// A place for the next record: filled by the caller, then committed.
+  virtual Pending &fresh() = 0;
+  virtual void commit() = 0;
+};
+
 class Decoder {
 public:
-  Decoder(Trace &T) : T(T) {}
+  explicit Decoder(Trace &T) : T(T) {}
+
+  static constexpr uint32_t NoLevel = ~0u;
+
+  /// Walk 1: one block of the outline, `C` over its body (cut short when
+  /// the file is torn inside it); `At` is the offset of the block header.
+  void block(Block B, Cursor &C, uint64_t At);
+  /// Walk 2 (`Out` null) and walk 3: the records of one Events block.
+  void events(Cursor &C, const EventsBlock &EB, RecordSink *Out);
+  /// After walk 1: the clock line through the first and last anchors.
+  void clockLine();
+  /// After walk 2: what the file's problems and times are, the args of the
+  /// regions open at the end. Resets the per-thread state for walk 3.
+  void finishCheck();
 
   bool decodeValue(Cursor &C, Value &V, unsigned Depth = 0);
-  /// Decodes one block, `C` over its body (cut short when the file is
-  /// torn inside it).
-  void block(Block B, Cursor &C);
-  void finish();
+
+  /// Ticks to ns since the Unix epoch, saturated (no bounds).
+  int64_t toNs(uint64_t Tsc) const;
+  /// `Ns` held in [0, MaxTimeNs].
+  static int64_t bound(int64_t Ns) {
+    return Ns < 0 ? 0 : Ns > MaxTimeNs ? MaxTimeNs : Ns;
+  }
+  /// The tick the trace ends at: its last record, anchor or end.
+  uint64_t lastTsc() const;
 
   Trace &T;
-  /// The file's first byte, for the offsets in messages.
-  const uint8_t *Base = nullptr;
+  /// The file's first byte is at offset 0; messages give offsets.
   /// Whether Level records give instants and watches their nesting level
   /// (format 1.2); before, a record on the tick a region starts on is
   /// placed inside it.
   bool PointLevels = true;
-  /// The first corruption found and how many more: the reader skips what it
-  /// cannot trust and says so once (Trace::Problem).
+  /// The first corruption in the file (by offset) and how many more: the
+  /// reader skips what it cannot trust and says so once (Trace::Problem).
+  uint64_t CorruptAt = ~uint64_t(0);
   std::string Corrupt;
   size_t MoreCorrupt = 0;
-  std::string TimeProblem; ///< times out of range, set by finish()
-  std::unordered_map<uint32_t, std::string> Strings;
+  std::string TimeProblem; ///< times out of range, set by finishCheck()
+
+  /// Strings, sites and threads with the offset of their first
+  /// definition: a record may use only what came before it in the file.
+  std::unordered_map<uint32_t, std::pair<std::string, uint64_t>> Strings;
+  std::vector<uint64_t> SiteAt;
+  std::unordered_map<uint32_t, uint64_t> ThreadAt;
+
+  std::vector<EventsBlock> Blocks;
+  /// Per Events block (by offset) where the check stopped trusting it.
+  std::unordered_map<uint64_t, uint64_t> StopAt;
+  std::vector<OpenAtEnd> Open;
   std::map<uint32_t, ThreadDecode> Threads;
-  std::vector<ClockAnchor> &Anchors = T.Anchors;
   std::map<uint32_t, uint64_t> Dropped;
   uint64_t MaxTsc = 0;
   uint64_t EndTsc = 0;
+  uint64_t Records = 0; ///< events the check counted
+  uint64_t Seq = 0;     ///< the events walk's count, each event's place
+  /// The earliest event start the check saw (ns), if it saw one.
+  int64_t MinStartNs = 0;
+  bool AnyEvent = false;
+  /// Times the check found outside [0, MaxTimeNs].
+  size_t OutOfRange = 0;
+  /// Whether the check converts every time (a clock line that runs
+  /// backwards or leaves the range), or only keeps the extreme ticks, which
+  /// say the same on a sane line.
+  bool TimesOneByOne = false;
+  uint64_t MinTick = ~uint64_t(0), MaxTick = 0;
+  bool AnyTick = false;
+  /// After a check that kept the extremes: whether they say it all (else
+  /// the check runs again, one by one).
+  bool extremesSuffice();
+
+  uint32_t MaxSite = 1u << 24;
 
 private:
-  void events(Cursor &C);
-  void programOrder();
+  bool skipValue(Cursor &C, uint64_t BlockAt, unsigned Depth = 0);
   /// Notes a record or block the file cannot have; its reader skips the
   /// rest of the block (its framing may be off from there).
-  void corrupt(const uint8_t *At, const std::string &What) {
-    if (!Corrupt.empty()) {
-      ++MoreCorrupt;
-      return;
-    }
-    Corrupt = "byte " + std::to_string(At - Base) + ": " + What;
-  }
+  void corrupt(uint64_t At, const std::string &What);
   /// The site's description in messages.
   std::string siteName(uint64_t Id) const {
     return "site " + std::to_string(Id) +
@@ -94,40 +177,40 @@ private:
                 ? " ('" + T.Sites[Id].Name + "')"
                 : std::string());
   }
-  /// Null when `Site` (a number as the file gives it) is defined and may
-  /// carry a record of type `Type`, else why not.
-  const char *checkSite(uint64_t Site, Ev Type) const;
-  /// Whether a Thread block announced `Index` (a number as the file gives
-  /// it).
-  bool knownThread(uint64_t Index) const {
-    return Index <= UINT32_MAX &&
-           T.thread(static_cast<uint32_t>(Index)) != nullptr;
+  /// Null when `Site` (a number as the file gives it) was defined before
+  /// offset `Before` and may carry a record of type `Type`, else why not.
+  const char *checkSite(uint64_t Site, Ev Type, uint64_t Before) const;
+  /// Whether a Thread block before offset `Before` announced `Index` (a
+  /// number as the file gives it).
+  bool knownThread(uint64_t Index, uint64_t Before) const {
+    if (Index > UINT32_MAX)
+      return false;
+    auto It = ThreadAt.find(static_cast<uint32_t>(Index));
+    return It != ThreadAt.end() && It->second < Before;
   }
-  /// Per event, in file order: the nesting level that orders it (a
-  /// region's own, an instant's or watch's from Level records), NoLevel
-  /// when the file does not say.
-  std::vector<uint32_t> OrderLevel;
-  static constexpr uint32_t NoLevel = ~0u;
-  const Args *argsFor(ThreadDecode &TD, uint32_t OwnSite);
-  const Args *intern(Args A) {
-    if (A.empty())
-      return T.ArgSets.front().get();
-    T.ArgSets.push_back(std::make_unique<Args>(std::move(A)));
-    return T.ArgSets.back().get();
-  }
+  void countTime(uint64_t StartTsc, uint64_t EndTsc);
+
+public:
+  std::shared_ptr<const Args> argsFor(ThreadDecode &TD, uint32_t OwnSite);
+
+private:
   /// Site ids are dense (given out at first hit, each written in a Site
   /// block), so an id far beyond the file's size is corruption: it must not
   /// size the table (a 10-byte file once asked for 400 GB).
   bool ensureSite(uint32_t Id) {
     if (Id > MaxSite)
       return false;
-    if (T.Sites.size() <= Id)
+    if (T.Sites.size() <= Id) {
       T.Sites.resize(Id + 1);
+      SiteAt.resize(Id + 1, ~uint64_t(0));
+    }
     return true;
   }
 
-public:
-  uint32_t MaxSite = 1u << 24;
+  const uint8_t *Body = nullptr; ///< of the block being read
+  double Rate = 1.0;
+  uint64_t BaseTsc = 0;
+  int64_t BaseNs = 0;
 };
 
 } // namespace sonde::trace::detail

@@ -2,8 +2,10 @@
 //
 // One thread's records of an Events block: regions, instants, watches
 // with their values, and the context pushes and pops that give each record
-// the args in force. Every record is checked against the sites the file
-// declared; a record that cannot be trusted stops its block, said once.
+// the args in force. The check (walk 2) validates every record against the
+// sites the file declared before it, skipping values; a record that cannot
+// be trusted stops its block, said once, and the events walk (walk 3)
+// stops there too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,7 +55,7 @@ bool Decoder::decodeValue(Cursor &C, Value &V, unsigned Depth) {
       auto It = Strings.find(static_cast<uint32_t>(Key));
       if (!C.ok() || It == Strings.end() || Key > UINT32_MAX)
         return false; // every key is defined by a String block before use
-      M.emplace_back(It->second, Value());
+      M.emplace_back(It->second.first, Value());
       if (!decodeValue(C, M.back().second, Depth + 1)) {
         Ok = C.ok(); // truncated inside: keep what came before
         break;
@@ -87,7 +89,59 @@ bool Decoder::decodeValue(Cursor &C, Value &V, unsigned Depth) {
   return false;
 }
 
-const Args *Decoder::argsFor(ThreadDecode &TD, uint32_t OwnSite) {
+/// decodeValue without the value: true exactly where decodeValue would be
+/// (an object key must have been defined before the block `BlockAt`).
+bool Decoder::skipValue(Cursor &C, uint64_t BlockAt, unsigned Depth) {
+  if (Depth > 64)
+    return false;
+  auto Tag = static_cast<Val>(C.byte());
+  if (!C.ok())
+    return false;
+  switch (Tag) {
+  case Val::Null:
+  case Val::False:
+  case Val::True:
+  case Val::Truncated:
+    return true;
+  case Val::Int:
+  case Val::UInt:
+    C.varint();
+    return C.ok();
+  case Val::Float:
+    C.f64();
+    return C.ok();
+  case Val::String:
+    C.bytes(C.varint());
+    return C.ok();
+  case Val::Object:
+  case Val::Array: {
+    bool Object = Tag == Val::Object;
+    uint64_t N = C.varint();
+    bool Ok = true;
+    for (uint64_t I = 0; I < N && C.ok(); ++I) {
+      if (Object) {
+        uint64_t Key = C.varint();
+        auto It = Strings.find(static_cast<uint32_t>(Key));
+        if (!C.ok() || It == Strings.end() || Key > UINT32_MAX ||
+            It->second.second >= BlockAt)
+          return false;
+      }
+      const uint8_t *ItemAt = C.pos();
+      if (!skipValue(C, BlockAt, Depth + 1)) {
+        Ok = C.ok();
+        break;
+      }
+      if (static_cast<Val>(*ItemAt) == Val::Truncated)
+        break;
+    }
+    return Ok && C.ok();
+  }
+  }
+  return false;
+}
+
+std::shared_ptr<const Args> Decoder::argsFor(ThreadDecode &TD,
+                                             uint32_t OwnSite) {
   // The innermost push of the record's own site is its own args, whether
   // or not they are context for others.
   const CtxEntry *Own = nullptr;
@@ -117,14 +171,16 @@ const Args *Decoder::argsFor(ThreadDecode &TD, uint32_t OwnSite) {
       Put(E.Values);
   if (Own)
     Put(Own->Values);
-  TD.Cached = intern(std::move(Out));
+  TD.Cached =
+      Out.empty() ? nullptr : std::make_shared<const Args>(std::move(Out));
   TD.CachedOwn = OwnIndex;
   TD.Valid = true;
   return TD.Cached;
 }
 
-const char *Decoder::checkSite(uint64_t Site, Ev Type) const {
-  if (Site == 0 || Site >= T.Sites.size() || T.Sites[Site].Id != Site)
+const char *Decoder::checkSite(uint64_t Site, Ev Type, uint64_t Before) const {
+  if (Site == 0 || Site >= T.Sites.size() || T.Sites[Site].Id != Site ||
+      SiteAt[Site] >= Before)
     return "a record of a site no Site block defined";
   SiteKind K = T.Sites[Site].Kind;
   switch (Type) {
@@ -151,94 +207,131 @@ const char *Decoder::checkSite(uint64_t Site, Ev Type) const {
   return "a record of an unknown type";
 }
 
-void Decoder::events(Cursor &C) {
-  const uint8_t *BlockAt = C.pos();
+void Decoder::countTime(uint64_t StartTsc, uint64_t EndTsc) {
+  int64_t Start = toNs(StartTsc);
+  if (Start != bound(Start))
+    ++OutOfRange;
+  Start = bound(Start);
+  if (!AnyEvent || Start < MinStartNs)
+    MinStartNs = Start;
+  AnyEvent = true;
+  if (EndTsc != ~uint64_t(0)) {
+    int64_t End = toNs(EndTsc);
+    if (End != bound(End))
+      ++OutOfRange;
+  }
+}
+
+void Decoder::events(Cursor &C, const EventsBlock &EB, RecordSink *Out) {
+  const uint8_t *Begin = C.pos();
+  const uint64_t BlockAt = EB.Offset - format::BlockHeaderSize;
+  auto Off = [&](const uint8_t *P) {
+    return EB.Offset + static_cast<uint64_t>(P - Begin);
+  };
+  // The events walk stops where the check stopped trusting the block.
+  const uint8_t *Stop = C.pos() + C.left();
+  bool Again = !Out && TimesOneByOne; // the check's second walk
+  if (Out || Again) {
+    auto It = StopAt.find(EB.Offset);
+    if (It != StopAt.end())
+      Stop = Begin + (It->second - EB.Offset);
+  }
+  // In the check, a corruption stops the block, and the events walk stops
+  // before the same record.
+  auto Bad = [&](const uint8_t *At, const std::string &What) {
+    if (Out || Again)
+      return;
+    corrupt(Off(At), What);
+    StopAt[EB.Offset] = Off(At);
+  };
   uint64_t ThreadV = C.varint();
   uint64_t Tsc = C.varint();
   if (!C.ok())
-    return corrupt(BlockAt, "an events block without its thread and time");
-  if (!knownThread(ThreadV))
-    return corrupt(BlockAt, "an events block of thread " +
-                                std::to_string(ThreadV) +
-                                ", which no Thread block announced");
+    return Bad(Begin, "an events block without its thread and time");
+  if (!knownThread(ThreadV, BlockAt))
+    return Bad(Begin, "an events block of thread " + std::to_string(ThreadV) +
+                          ", which no Thread block announced");
   auto Thread = static_cast<uint32_t>(ThreadV);
   ThreadDecode &TD = Threads[Thread];
   // The level of instants and watches: 0 until a Level record says more.
   uint32_t PointLevel = 0;
-  while (!C.atEnd()) {
+  while (!C.atEnd() && C.pos() < Stop) {
     const uint8_t *At = C.pos();
     uint64_t Head = C.varint();
     auto Type = static_cast<Ev>(Head & 0xf);
     if (C.ok() && Type == Ev::Level) {
       if ((Head >> 4) > format::MaxLevel)
-        return corrupt(At, "a nesting level of " + std::to_string(Head >> 4));
+        return Bad(At, "a nesting level of " + std::to_string(Head >> 4));
       PointLevel = static_cast<uint32_t>(Head >> 4);
       continue;
     }
     Tsc += static_cast<uint64_t>(C.svarint());
     if (!C.ok())
-      return corrupt(At, "a record cut short");
-    if (const char *Bad = checkSite(Head >> 4, Type))
-      return corrupt(At, std::string(Bad) + " (" + siteName(Head >> 4) + ")");
+      return Bad(At, "a record cut short");
+    if (const char *Why =
+            checkSite(Head >> 4, Type, Out ? ~uint64_t(0) : BlockAt))
+      return Bad(At, std::string(Why) + " (" + siteName(Head >> 4) + ")");
     auto Site = static_cast<uint32_t>(Head >> 4);
-    Event E;
-    E.Site = Site;
-    E.Thread = Thread;
-    E.Ts = static_cast<int64_t>(Tsc); // ticks until finish()
+    // The check keeps nothing of a record: no event is built.
+    EventKind Kind = EventKind::Region;
+    Event::Phase Ph = Event::Phase::None;
+    uint32_t Level = 0;
     uint32_t Order = PointLevels ? PointLevel : NoLevel;
+    int64_t Iter = -1;
+    Value V;
+    uint64_t StartTsc = Tsc, EndTsc = ~uint64_t(0);
     switch (Type) {
     case Ev::Region:
     case Ev::RegionIt: {
       uint64_t Dur = C.varint();
-      uint64_t Level = C.varint();
+      uint64_t LevelV = C.varint();
       if (Type == Ev::RegionIt)
-        E.Iter = static_cast<int64_t>(C.varint());
+        Iter = static_cast<int64_t>(C.varint());
       if (!C.ok())
-        return corrupt(At, "a region record cut short");
-      if (Level > format::MaxLevel)
-        return corrupt(At,
-                       "a region at nesting level " + std::to_string(Level));
+        return Bad(At, "a region record cut short");
+      if (LevelV > format::MaxLevel)
+        return Bad(At, "a region at nesting level " + std::to_string(LevelV));
       if (Dur > Tsc)
-        return corrupt(At, "a region that starts before the clock's zero");
-      E.Level = static_cast<uint32_t>(Level);
-      Order = E.Level;
-      E.Kind = EventKind::Region;
-      E.Ts = static_cast<int64_t>(Tsc - Dur);
-      E.Dur = static_cast<int64_t>(Dur);
-      E.A = argsFor(TD, Site);
+        return Bad(At, "a region that starts before the clock's zero");
+      Level = static_cast<uint32_t>(LevelV);
+      Order = Level;
+      StartTsc = Tsc - Dur;
+      EndTsc = Tsc;
       break;
     }
     case Ev::Instant:
     case Ev::InstantStart:
     case Ev::InstantStop:
-      E.Kind = EventKind::Instant;
-      E.Ph = Type == Ev::InstantStart  ? Event::Phase::Start
-             : Type == Ev::InstantStop ? Event::Phase::Stop
-                                       : Event::Phase::None;
-      E.A = argsFor(TD, 0);
+      Kind = EventKind::Instant;
+      Ph = Type == Ev::InstantStart  ? Event::Phase::Start
+           : Type == Ev::InstantStop ? Event::Phase::Stop
+                                     : Event::Phase::None;
       break;
     case Ev::Watch:
-      E.Kind = EventKind::Watch;
-      if (!decodeValue(C, E.V))
-        return corrupt(At, "a watch whose value cannot be decoded (" +
-                               siteName(Site) + ")");
-      E.A = argsFor(TD, 0);
+      Kind = EventKind::Watch;
+      if (Out ? !decodeValue(C, V) : !skipValue(C, BlockAt))
+        return Bad(At, "a watch whose value cannot be decoded (" +
+                           siteName(Site) + ")");
       break;
     case Ev::CtxPush: {
       uint64_t N = C.varint();
       CtxEntry Entry{Site, (T.Sites[Site].Flags & ContextArgs) != 0, {}};
       const auto &Names = T.Sites[Site].ArgNames;
       for (uint64_t I = 0; I < N && C.ok(); ++I) {
-        Value V;
-        if (!decodeValue(C, V))
-          return corrupt(At, "context values that cannot be decoded (" +
-                                 siteName(Site) + ")");
+        const uint8_t *ValueAt = C.pos();
+        if (!Out && !skipValue(C, BlockAt))
+          return Bad(At, "context values that cannot be decoded (" +
+                             siteName(Site) + ")");
+        Value Arg;
+        if (!Out) // checked: decode it for the context in force at the end
+          C = Cursor(ValueAt, C.pos() + C.left());
+        decodeValue(C, Arg);
         Entry.Values.emplace_back(I < Names.size() ? Names[I]
                                                    : "arg" + std::to_string(I),
-                                  std::move(V));
+                                  std::move(Arg));
       }
       if (!C.ok())
-        return corrupt(At, "a context record cut short");
+        return Bad(At, "a context record cut short");
       TD.Ctx.push_back(std::move(Entry));
       TD.Valid = false;
       MaxTsc = std::max(MaxTsc, Tsc);
@@ -255,12 +348,44 @@ void Decoder::events(Cursor &C) {
       continue;
     }
     default:
-      return corrupt(At, "a record of unknown type " +
-                             std::to_string(static_cast<int>(Type)));
+      return Bad(At, "a record of unknown type " +
+                         std::to_string(static_cast<int>(Type)));
     }
     MaxTsc = std::max(MaxTsc, Tsc);
-    T.Events.push_back(std::move(E));
-    OrderLevel.push_back(Order);
+    if (!Out) {
+      ++Records;
+      if (TimesOneByOne) {
+        countTime(StartTsc, EndTsc);
+      } else { // the extremes only: the clock line is monotone
+        MinTick = std::min(MinTick, StartTsc);
+        MaxTick = std::max(MaxTick, EndTsc == ~uint64_t(0) ? StartTsc : EndTsc);
+        AnyTick = true;
+      }
+      continue;
+    }
+    Pending &P = Out->fresh();
+    P.OrderLevel = Order;
+    P.Seq = Seq++;
+    Event &E = P.E;
+    E.Kind = Kind;
+    E.Ph = Ph; // every field: the node may have held another event
+    E.Unfinished = false;
+    E.Dur = 0;
+    E.Site = Site;
+    E.Thread = Thread;
+    E.Level = Level;
+    E.Iter = Iter;
+    E.V = std::move(V);
+    std::shared_ptr<const Args> A =
+        argsFor(TD, Kind == EventKind::Region ? Site : 0);
+    E.Ts = bound(toNs(StartTsc));
+    if (Kind == EventKind::Region)
+      // The end converted as a point, not the length as a length: rounded
+      // apart, Ts + Dur could pass the start of what follows by 1 ns.
+      E.Dur = std::max<int64_t>(0, bound(toNs(EndTsc)) - E.Ts);
+    E.A = A ? A.get() : &noArgs();
+    E.Keep = std::move(A);
+    Out->commit();
   }
 }
 

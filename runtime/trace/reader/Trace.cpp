@@ -86,9 +86,9 @@ std::string SiteInfo::topCategory() const {
   return Category.substr(0, Category.find('.'));
 }
 
-const SiteInfo &Trace::site(uint32_t Id) const {
+const SiteInfo &Trace::unknownSite() {
   static const SiteInfo Unknown;
-  return Id < Sites.size() ? Sites[Id] : Unknown;
+  return Unknown;
 }
 
 const ThreadInfo *Trace::thread(uint32_t Index) const {

@@ -89,7 +89,7 @@ void addState(Totals &T, std::vector<size_t> &BySite, RowIndex &Index,
   ++St.Records;
   const std::string *Param = strField(E.V, "param");
   ++St.PerParam[Param ? *Param : std::string()];
-  St.Last = &E.V;
+  St.Last = E.V;
 }
 
 } // namespace
@@ -106,11 +106,11 @@ Totals collect(const std::vector<Trace> &Traces) {
   for (const Trace &Tr : Traces) {
     // Site id -> stats index, so the per-event work is an array lookup.
     std::vector<size_t> BySite(Tr.Sites.size(), NoRow);
-    T.Events += Tr.Events.size();
+    T.Events += eventCount(Tr);
     T.Threads += Tr.Threads.size();
     T.Dropped += Tr.Process.Dropped;
     OpenCalls Open;
-    for (const Event &E : Tr.Events) {
+    for (const Event &E : events(Tr)) {
       const SiteInfo &S = Tr.site(E.Site);
       if (E.Kind == EventKind::Watch && S.Kind == SiteKind::Api) {
         addApi(T, BySite, ApiIndex, Open, S, E);
@@ -136,13 +136,17 @@ Totals collect(const std::vector<Trace> &Traces) {
         ++T.Instants[S.Category + "/" + eventName(Tr, E)];
         break;
       case EventKind::Watch: {
-        WatchStats &W =
-            rowOf(T.Watches, WatchIndex, BySite[E.Site], S.Name, S.Function,
-                  [&] { return WatchStats{S.Name, S.Function}; });
+        WatchStats &W = rowOf(T.Watches, WatchIndex, BySite[E.Site], S.Name,
+                              S.Function, [&] {
+                                WatchStats New;
+                                New.Name = S.Name;
+                                New.Func = S.Function;
+                                return New;
+                              });
         ++W.Count;
         if (!W.First)
-          W.First = &E.V;
-        W.Last = &E.V;
+          W.First = E.V;
+        W.Last = E.V;
         if (const Value *Scalar = scalarOf(E.V)) {
           W.Numeric = true;
           double V = Scalar->number();
@@ -158,10 +162,6 @@ Totals collect(const std::vector<Trace> &Traces) {
     for (const auto &C : Open)
       ++T.Apis[C.second.first].Unfinished;
   }
-  for (RegionStats &R : T.Regions)
-    std::sort(R.Durs.begin(), R.Durs.end());
-  for (ApiStats &A : T.Apis)
-    std::sort(A.Durs.begin(), A.Durs.end());
   std::sort(T.Apis.begin(), T.Apis.end(),
             [](const ApiStats &A, const ApiStats &B) {
               return std::tie(B.Total, A.Function, A.Caller) <

@@ -11,11 +11,13 @@
 #ifndef SONDE_TRACE_SUMMARY_SUMMARYSTATS_H
 #define SONDE_TRACE_SUMMARY_SUMMARYSTATS_H
 
+#include "DurationSketch.h"
 #include "sonde/trace.h"
 
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,7 +25,7 @@ namespace sonde::trace::summary {
 
 struct RegionStats {
   std::string Cat, Category, Name;
-  std::vector<int64_t> Durs;
+  DurationSketch Durs;
   int64_t Total = 0;
   uint64_t Unfinished = 0;
 };
@@ -31,7 +33,7 @@ struct RegionStats {
 struct WatchStats {
   std::string Name, Func;
   uint64_t Count = 0;
-  const Value *First = nullptr, *Last = nullptr;
+  std::optional<Value> First, Last;
   double Min = INFINITY, Max = -INFINITY;
   bool Numeric = false;
 };
@@ -41,7 +43,7 @@ struct WatchStats {
 struct ApiStats {
   std::string Function, Caller;
   uint64_t Calls = 0, Errors = 0, Unfinished = 0;
-  std::vector<int64_t> Durs;
+  DurationSketch Durs;
   int64_t Total = 0;
 };
 
@@ -50,7 +52,7 @@ struct StateStats {
   std::string Name, Func;
   uint64_t Records = 0;
   std::map<std::string, uint64_t> PerParam;
-  const Value *Last = nullptr;
+  std::optional<Value> Last;
 };
 
 struct Totals {

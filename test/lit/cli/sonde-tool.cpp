@@ -3,7 +3,7 @@
 //
 // Every command takes --help (its usage, on stdout, exit 0) and --version.
 // RUN: sh -c '%sonde-trace summary --help; echo "exit $?"' | FileCheck %s --check-prefix=HELP
-// HELP: usage: sonde summary [options] TRACE... [--json]
+// HELP: usage: sonde summary [options] TRACE... [--json] [--look-ahead N]
 // HELP: exit 0
 // RUN: sh -c '%sonde-trace report --help 2>&1; echo "exit $?"' | FileCheck %s --check-prefix=RHELP
 // RHELP: usage: sonde report [options] TRACE... -o report.html [--step NAME] [--title TEXT]

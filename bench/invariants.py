@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""`sonde infer` and `sonde check` on traces of the example programs.
+
+  bench/invariants.py BUILD [OUT.json] [--rounds=N]
+
+For each workload, records 10 traces (seeds 1..10): `mnist`, the MNIST
+example as mnist-bugs without a bug (examples/mnist/probes-invariants.yaml:
+a third of its records are model state records of a dozen fields), and
+`plain`, the dependency-free trainer (plain/probes.yaml: mostly regions).
+Then N rounds (default 5), side by side in each round:
+  - `sonde infer` over the 10 traces (issue 17: under 10 s);
+  - `sonde check` of the 10 traces (repeated, to about 0.9 M records)
+    against what infer learned, and the same reading against an invariants
+    file with none (what reading and the scope tracking cost without any
+    check).
+Prints medians: infer seconds, check records/s end to end, and check
+records/s for the checking alone (records / (check - read)); their CPU
+times (user + sys of the child), which load on the machine disturbs less
+than wall time. OUT.json (a scripts/bench part) gets the figures,
+invariants.<workload>_<figure>.
+"""
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def cpu_run(cmd, env=None):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.monotonic()
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, env=env)
+    wall = time.monotonic() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return r, cpu, wall
+
+
+WORKLOADS = {
+    # name: (program, extra args, repeats of the 10 traces for check)
+    "mnist": ("mnist-bugs", ["{data}", "--checkpoint", ""], 30),
+    "plain": ("plain-sonde", ["--checkpoint", ""], 2),
+}
+
+
+def measure(build, name, rounds, tmp):
+    sonde = os.path.join(build, "runtime", "sonde")
+    prog, extra, repeats = WORKLOADS[name]
+    program = os.path.join(build, "examples", prog)
+    data = os.path.join(build, "examples", "mnist-data")
+    if not os.access(program, os.X_OK):
+        print("bench/invariants.py: %s not measured: %s is not built"
+              % (name, program), file=sys.stderr)
+        return {}
+    traces = []
+    for seed in range(1, 11):
+        d = os.path.join(tmp, "%s%d" % (name, seed))
+        os.makedirs(d)
+        cmd = [program] + [a.format(data=data) for a in extra] + [
+            "--seed", str(seed)]
+        r = subprocess.run(cmd, stdout=subprocess.DEVNULL, cwd=d,
+                           env=dict(os.environ, SONDE_OUTPUT=d))
+        if r.returncode:
+            sys.exit("%s failed (%d)" % (prog, r.returncode))
+        traces.append(d)
+    inv = os.path.join(tmp, name + "-inv.yaml")
+    empty = os.path.join(tmp, "empty.yaml")
+    with open(empty, "w") as f:
+        f.write("version: 1\ninvariants: []\n")
+    many = traces * repeats
+
+    infer_cpu, infer_wall, check_cpu, read_cpu = [], [], [], []
+    records = invariants = 0
+    for _ in range(rounds):
+        r, cpu, wall = cpu_run([sonde, "infer"] + traces + ["-o", inv])
+        if r.returncode:
+            sys.exit("sonde infer failed: " + r.stderr)
+        infer_cpu.append(cpu)
+        infer_wall.append(wall)
+        r, cpu, _ = cpu_run([sonde, "check", "--json", "--invariants", inv]
+                            + many)
+        if r.returncode not in (0, 1):
+            sys.exit("sonde check failed: " + r.stderr)
+        report = json.loads(r.stdout)
+        records, invariants = report["records"], report["invariants"]
+        check_cpu.append(cpu)
+        r, cpu, _ = cpu_run([sonde, "check", "--json", "--invariants", empty]
+                            + many)
+        read_cpu.append(cpu)
+
+    med = statistics.median
+    only = med([c - r for c, r in zip(check_cpu, read_cpu)])
+    k = "invariants.%s_" % name
+    return {
+        k + "infer_10_traces_s": med(infer_wall),
+        k + "infer_10_traces_cpu_s": med(infer_cpu),
+        k + "invariants": invariants,
+        k + "check_records": records,
+        k + "check_records_per_s": records / med(check_cpu),
+        k + "read_records_per_s": records / med(read_cpu),
+        k + "check_only_records_per_s": records / only if only > 0 else None,
+        k + "check_vs_read_ratio": med(
+            [c / r for c, r in zip(check_cpu, read_cpu)]),
+    }
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith("--rounds")]
+    rounds = 5
+    for a in sys.argv[1:]:
+        if a.startswith("--rounds="):
+            rounds = int(a.split("=", 1)[1])
+    if not args:
+        sys.exit(__doc__)
+    build = os.path.abspath(args[0])
+    out = args[1] if len(args) > 1 else None
+    if not os.access(os.path.join(build, "runtime", "sonde"), os.X_OK):
+        sys.exit("bench/invariants.py: %s/runtime/sonde is not built" % build)
+    fig = {}
+    with tempfile.TemporaryDirectory(prefix="sonde-inv-bench-") as tmp:
+        for name in WORKLOADS:
+            fig.update(measure(build, name, rounds, tmp))
+    for k, v in fig.items():
+        print("%-46s %s" % (k, "%.4g" % v if isinstance(v, float) else v))
+    if out:
+        with open(out, "w") as f:
+            json.dump(fig, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

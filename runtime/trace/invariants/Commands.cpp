@@ -1,0 +1,292 @@
+//===- Commands.cpp - `sonde infer` and `sonde check` ---------------------===//
+//
+//   sonde infer TRACE... [-o invariants.yaml] [--min-support N]
+//                        [--range-margin X]
+//   sonde check TRACE... --invariants invariants.yaml [--json]
+//
+// Both read each trace and hand its events, one at a time and in order, to
+// an Inferrer or a Checker (Invariants.h), fed by the one loop here,
+// readEach(), from each trace read as a stream. Exit status: 0 done and (check)
+// no violation, 1 a violation (check) or an output that could not be written,
+// 2 a usage error or an input that cannot be read.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Export.h"
+#include "Invariants.h"
+#include "Json.h"
+
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace sonde::trace::inv {
+namespace {
+
+void diag(const char *Level, const std::string &Msg) {
+  std::fprintf(stderr, "sonde: %s: %s\n", Level, Msg.c_str());
+}
+
+const char InferUsage[] =
+    "usage: sonde infer TRACE... [-o FILE] [--min-support N] "
+    "[--range-margin X]\n\n"
+    "Learns invariants from traces of runs known to be good and writes them\n"
+    "as YAML (to standard output without -o). --min-support N (default 10):\n"
+    "keep an invariant only when it held N times; --range-margin X (default\n"
+    "0.5): widen each value range seen by X times its width on each side.\n"
+    "See docs/invariants.md.\n";
+
+const char CheckUsage[] =
+    "usage: sonde check TRACE... --invariants FILE [--json]\n\n"
+    "Checks traces against invariants learned by 'sonde infer': each\n"
+    "violation in words, with the first record that breaks it and how many\n"
+    "do. Exit status: 0 none, 1 a violation, 2 a usage error or an input\n"
+    "that cannot be read. See docs/invariants.md.\n";
+
+int usage(bool Infer, const std::string &Msg) {
+  diag("error", Msg);
+  std::fputs(Infer ? InferUsage : CheckUsage, stderr);
+  return 2;
+}
+
+/// Reads each trace and feeds its events in order. A file that is not a
+/// trace is an error; a torn one is read as far as it goes, with a warning.
+bool readEach(const std::vector<std::string> &Inputs,
+              std::vector<std::string> &Files,
+              const std::function<void(const Trace &, const Event &)> &Observe,
+              const std::function<void()> &EndTrace) {
+  std::string Error;
+  std::vector<std::string> Skipped;
+  if (!expandInputs(Inputs, Files, Error, &Skipped)) {
+    diag("error", Error);
+    return false;
+  }
+  for (const std::string &Why : Skipped)
+    diag("warning", Why);
+  for (const std::string &F : Files) {
+    Trace T; // read as a stream: memory bounded by sites, not records
+    if (!openTrace(F, T, Error)) {
+      diag("error", Error);
+      return false;
+    }
+    if (!T.Problem.empty())
+      diag("warning", F + ": " + T.Problem + "; read up to there");
+    for (const Event &E : events(T))
+      Observe(T, E);
+    EndTrace();
+  }
+  return true;
+}
+
+std::string seconds(int64_t Ns) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof(Buf), "%.6f s", static_cast<double>(Ns) / 1e9);
+  return Buf;
+}
+
+void printText(const CheckReport &R, std::FILE *Out) {
+  std::fprintf(Out,
+               "sonde check: %zu of %zu invariants violated in %zu trace%s "
+               "(%" PRIu64 " records)\n",
+               R.Violations.size(), R.Invariants, R.Traces,
+               R.Traces == 1 ? "" : "s", R.Records);
+  for (const Violation &V : R.Violations) {
+    const Invariant &I = *V.Inv;
+    const Where &W = V.First;
+    std::fprintf(Out, "\nviolated %" PRIu64 " time%s: %s\n", V.Count,
+                 V.Count == 1 ? "" : "s", I.Text.c_str());
+    std::fprintf(Out, "  invariant: %s.%s (support %" PRIu64 ", line %u)\n",
+                 I.Family.c_str(), I.Relation.c_str(), I.Support, I.Line);
+    std::fprintf(Out, "  first: %s at %s, rank %" PRId64 ", thread %u, %s:%u\n",
+                 W.TracePath.c_str(), seconds(W.Since).c_str(), W.Rank,
+                 W.Thread, W.File.c_str(), W.Line);
+    std::fprintf(Out, "  record: %s: %s\n", W.Site.c_str(), W.Detail.c_str());
+  }
+  if (R.Unexercised)
+    std::fprintf(Out,
+                 "\nnote: %zu invariant%s had no record to check in these "
+                 "traces\n",
+                 R.Unexercised, R.Unexercised == 1 ? "" : "s");
+}
+
+void printJson(const CheckReport &R, std::FILE *Out) {
+  JsonOut J(Out);
+  J.open();
+  J.key("traces").num(uint64_t(R.Traces));
+  J.key("records").num(R.Records);
+  J.key("invariants").num(uint64_t(R.Invariants));
+  J.key("unexercised").num(uint64_t(R.Unexercised));
+  J.key("violations").openArray();
+  for (const Violation &V : R.Violations) {
+    const Invariant &I = *V.Inv;
+    const Where &W = V.First;
+    J.item().open();
+    J.key("family").str(I.Family);
+    J.key("relation").str(I.Relation);
+    J.key("invariant").str(I.Text);
+    J.key("line").num(uint64_t(I.Line));
+    J.key("scope").str(I.Scope);
+    J.key("subject").str(I.Subject);
+    if (!I.Other.empty())
+      J.key("other").str(I.Other);
+    J.key("support").num(I.Support);
+    J.key("count").num(V.Count);
+    J.key("first").open();
+    J.key("trace").str(W.TracePath);
+    J.key("time_ns").num(W.Ts);
+    J.key("since_start_ns").num(W.Since);
+    J.key("rank").num(W.Rank);
+    J.key("thread").num(uint64_t(W.Thread));
+    J.key("site").str(W.Site);
+    J.key("file").str(W.File);
+    J.key("line").num(uint64_t(W.Line));
+    J.key("detail").str(W.Detail);
+    J.close();
+    J.close();
+  }
+  J.closeArray();
+  J.close();
+  J.raw("\n");
+}
+
+/// Closes the output and says so when a write failed.
+bool finishOutput(std::FILE *Out, const std::string &Name, bool ToFile) {
+  bool Failed = std::ferror(Out) || std::fflush(Out) != 0;
+  int Err = errno;
+  if (ToFile && std::fclose(Out) != 0) {
+    Failed = true;
+    Err = errno;
+  }
+  if (Failed) {
+    diag("error", Name + ": write failed: " + std::strerror(Err));
+    if (ToFile)
+      std::remove(Name.c_str());
+  }
+  return !Failed;
+}
+
+} // namespace
+
+int runInvariantCommand(int Argc, char **Argv) {
+  bool Infer = std::strcmp(Argv[1], "infer") == 0;
+  std::vector<std::string> Inputs;
+  std::string Output, InvPath;
+  bool Json = false, Ended = false;
+  InferOptions Opt;
+  for (int I = 2; I < Argc; ++I) {
+    std::string A = Argv[I];
+    if (Ended || A.empty() || A[0] != '-' || A == "-") {
+      Inputs.push_back(A);
+      continue;
+    }
+    if (A == "--") {
+      Ended = true;
+      continue;
+    }
+    if (A == "-h" || A == "--help") {
+      std::fputs(Infer ? InferUsage : CheckUsage, stdout);
+      return 0;
+    }
+    std::string Flag = A, Value;
+    bool Inline = false;
+    if (size_t Eq = A.find('='); A.rfind("--", 0) == 0 && Eq != A.npos) {
+      Flag = A.substr(0, Eq);
+      Value = A.substr(Eq + 1);
+      Inline = true;
+    }
+    if (!Infer && Flag == "--json") {
+      if (Inline)
+        return usage(Infer, "'--json' takes no value");
+      Json = true;
+      continue;
+    }
+    bool Known = Infer ? (Flag == "-o" || Flag == "--output" ||
+                          Flag == "--min-support" || Flag == "--range-margin")
+                       : Flag == "--invariants";
+    if (!Known)
+      return usage(Infer, "unknown option '" + A + "' for '" + Argv[1] + "'");
+    if (!Inline) {
+      if (I + 1 >= Argc)
+        return usage(Infer, "'" + A + "' needs a value");
+      Value = Argv[++I];
+    }
+    char *End = nullptr;
+    if (Flag == "--min-support") {
+      errno = 0;
+      unsigned long long N = std::strtoull(Value.c_str(), &End, 10);
+      if (Value.empty() || *End || errno || N == 0 || Value[0] == '-')
+        return usage(Infer, "'--min-support' needs a positive count, not '" +
+                                Value + "'");
+      Opt.MinSupport = N;
+    } else if (Flag == "--range-margin") {
+      double X = std::strtod(Value.c_str(), &End);
+      if (Value.empty() || *End || !(X >= 0 && X < 1e6))
+        return usage(Infer, "'--range-margin' needs a number >= 0, not '" +
+                                Value + "'");
+      Opt.RangeMargin = X;
+    } else if (Flag == "--invariants") {
+      InvPath = Value;
+    } else {
+      Output = Value;
+    }
+  }
+  if (Inputs.empty())
+    return usage(Infer, std::string("'") + Argv[1] +
+                            "' needs a trace file or directory");
+  std::vector<std::string> Files;
+  if (Infer) {
+    Inferrer In(Opt);
+    if (!readEach(
+            Inputs, Files,
+            [&](const Trace &T, const Event &E) { In.observe(T, E); },
+            [&] { In.endTrace(); }))
+      return 2;
+    std::vector<Invariant> Invs = In.finish();
+    bool ToFile = !Output.empty() && Output != "-";
+    std::FILE *Out = stdout;
+    if (ToFile) {
+      std::string Error;
+      Out = openOutput(Output, Error);
+      if (!Out) {
+        diag("error", Error);
+        return 1;
+      }
+    }
+    writeInvariants(Invs, Files, Opt, Out);
+    if (!finishOutput(Out, ToFile ? Output : "standard output", ToFile))
+      return 1;
+    diag("note", std::to_string(Invs.size()) + " invariants from " +
+                     std::to_string(Files.size()) + " trace" +
+                     (Files.size() == 1 ? "" : "s"));
+    return 0;
+  }
+  if (InvPath.empty())
+    return usage(Infer, "'check' needs --invariants FILE");
+  std::vector<Invariant> Invs;
+  std::string Error;
+  if (!readInvariants(InvPath, Invs, Error)) {
+    diag("error", Error);
+    return 2;
+  }
+  Checker C(Invs);
+  if (!readEach(
+          Inputs, Files,
+          [&](const Trace &T, const Event &E) { C.observe(T, E); },
+          [&] { C.endTrace(); }))
+    return 2;
+  CheckReport R = C.finish();
+  if (Json)
+    printJson(R, stdout);
+  else
+    printText(R, stdout);
+  if (!finishOutput(stdout, "standard output", false))
+    return 2;
+  return R.Violations.empty() ? 0 : 1;
+}
+
+} // namespace sonde::trace::inv

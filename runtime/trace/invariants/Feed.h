@@ -1,0 +1,199 @@
+//===- Feed.h - Events in order, as scopes and value streams ----*- C++ -*-===//
+//
+// What inference and checking share: the Feed takes a trace's events in
+// order and turns them into what the relation families reason about.
+//
+//  - Sites get a text key that names them across builds and runs
+//    (`category/name in function at file:line`), interned to a number.
+//  - Every region is a scope iteration: the Feed keeps, per thread, the
+//    regions still open, and tells the sinks when one ends, with the sites
+//    that occurred inside it in the order they first did.
+//  - Every recorded value becomes points of value streams: a site's own
+//    args, a watch's value (structured values: one stream per field), a
+//    model state record per parameter and field, an API call's arguments
+//    and result.
+//
+// Memory: the open regions of each thread (each with a table over the
+// sites) and the interned names; nothing per record.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SONDE_TRACE_INVARIANTS_FEED_H
+#define SONDE_TRACE_INVARIANTS_FEED_H
+
+#include "Invariants.h"
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace sonde::trace::inv {
+
+/// A leaf value, comparable across records.
+struct Scalar {
+  enum class Kind : uint8_t { Null, Bool, Int, Float, Str } K = Kind::Null;
+  double N = 0;
+  std::string S;
+
+  bool isNumber() const {
+    return K == Kind::Bool || K == Kind::Int || K == Kind::Float;
+  }
+  bool operator==(const Scalar &O) const {
+    return K == O.K && (K == Kind::Str ? S == O.S : N == O.N);
+  }
+  bool operator!=(const Scalar &O) const { return !(*this == O); }
+  /// As the invariants file and the messages write it.
+  std::string text() const;
+};
+
+/// Where a stream's values come from; decides which relations apply.
+enum class Origin : uint8_t {
+  Arg,    ///< a site's own arg (`args:` of a probe)
+  Watch,  ///< a watch's value or one of its fields
+  State,  ///< a field of a model state record (per parameter)
+  ApiArg, ///< an argument of an API call (pre record)
+  ApiRet, ///< the result of an API call (post record)
+};
+
+/// One open region: an iteration of its site's scope.
+struct OpenScope {
+  uint32_t Site = 0; ///< interned site
+  int64_t Start = 0, End = 0;
+  uint64_t Iter = 0; ///< a number unique to this iteration
+  uint32_t Thread = 0;
+  bool Partial = false; ///< unfinished: the process ended inside it
+  /// The sites that occurred inside, in first-occurrence order, with the
+  /// time of that first record.
+  struct Child {
+    uint32_t Site;
+    int64_t Ts;
+  };
+  std::vector<Child> Children;
+  /// Per interned site: its index in Children, or -1; so adding a child is
+  /// O(1) whatever the number of sites.
+  std::vector<int32_t> Pos;
+};
+
+/// One value of one stream.
+struct Point {
+  uint32_t Stream = 0;
+  uint32_t Site = 0;
+  Origin O = Origin::Watch;
+  bool TopLevel = true;   ///< the value itself, not a field of it
+  bool HashField = false; ///< a `hash` field: content identity
+  Scalar V;
+  const Event *E = nullptr;
+  /// The regions open around the record, outermost first.
+  const std::vector<OpenScope> *Stack = nullptr;
+};
+
+class Feed;
+
+/// What a relation family implements (one for inference, one for checks).
+class Sink {
+public:
+  virtual ~Sink();
+  /// Every record, with its site, before its values are streamed.
+  virtual void record(Feed &, const Event &, uint32_t /*Site*/) {}
+  virtual void value(const Feed &, const Point &) {}
+  /// A region ended (a record past its end arrived, or the trace ended).
+  virtual void scopeClosed(const Feed &, const OpenScope &) {}
+  /// The trace is over: forget what chains records of one trace.
+  virtual void traceEnded(const Feed &) {}
+};
+
+class Feed {
+public:
+  /// `Nesting`: keep which sites occurred inside which (inference only).
+  explicit Feed(std::vector<Sink *> Sinks, bool Nesting = false);
+
+  void observe(const Trace &T, const Event &E);
+  /// Closes every region still open (the last events of the trace).
+  void endTrace();
+
+  /// Only stream the values of sites whose key starts one of `Subjects`
+  /// (what a check has invariants about); by default, every site's.
+  void onlyStreamsOf(std::vector<std::string> Subjects);
+
+  /// Whether the values of the interned site are streamed.
+  bool streamed(uint32_t Site);
+
+  uint32_t intern(const std::string &Key);
+  const std::string &name(uint32_t Id) const { return Names[Id]; }
+  size_t names() const { return Names.size(); }
+  /// The interned id of `Key`, or -1 when no record named it yet.
+  int64_t find(const std::string &Key) const;
+  /// The site the interned id names, when it is a site (else null).
+  const SiteInfo *siteInfo(uint32_t Id) const;
+  /// Whether a record of site `Inner` ever occurred inside a region of
+  /// site `Outer` (Nesting only).
+  bool nested(uint32_t Outer, uint32_t Inner) const;
+
+  /// Where the record is, for a violation.
+  Where where(const Event &E, uint32_t Site, std::string Detail) const;
+  Where whereAt(int64_t Ts, uint32_t Thread, uint32_t Site,
+                std::string Detail) const;
+  const Trace *trace() const { return Cur; }
+  size_t traces() const { return TraceCount; }
+  uint64_t records() const { return Records; }
+
+  /// The key of a site: `category/name in function at file:line`.
+  static std::string siteKey(const SiteInfo &S);
+
+private:
+  void beginTrace(const Trace &T);
+  uint32_t siteOf(const Trace &T, uint32_t Id);
+  void close(std::vector<OpenScope> &Stack);
+  void stream(const Event &E, uint32_t Site, const SiteInfo &Info,
+              const std::vector<OpenScope> &Stack);
+  /// The stream of the leaf at PathBuf, in P; whether a sink wants it.
+  bool leaf(Point &P);
+  void send(const Point &P);
+  void flatten(const Value &V, std::string &Path, Point &P, int Depth);
+
+  std::vector<Sink *> Sinks;
+  bool Nesting;
+  std::vector<std::string> Names;
+  std::unordered_map<std::string, uint32_t> Ids;
+  std::unordered_map<uint32_t, SiteInfo> SiteInfos;
+  std::vector<std::vector<bool>> Inside; ///< [outer][inner]
+
+  const Trace *Cur = nullptr;
+  std::vector<int64_t> SiteIds; ///< trace site id -> interned, -1 unknown
+  bool Filter = false;
+  std::vector<std::string> Subjects; ///< sorted
+  std::vector<int8_t> Streamed;      ///< per interned id: -1 unknown, 0, 1
+  std::vector<int8_t> Wanted; ///< per stream: a check has invariants on it
+  std::unordered_map<uint32_t, std::vector<OpenScope>> Stacks; ///< by thread
+  std::vector<std::vector<int32_t>> PosPool; ///< closed scopes' tables
+  /// Per interned site: its streams by path (` arg lr`, `.hash`).
+  std::vector<std::unordered_map<std::string, uint32_t>> SiteStreams;
+  uint64_t NextIter = 1;
+  size_t TraceCount = 0;
+  uint64_t Records = 0;
+  std::string PathBuf, TextBuf;
+  Point Pt;
+  /// Per interned site: its leaves in the order the last record had them,
+  /// and per parameter for model state sites.
+  struct Leaf {
+    std::string Path;
+    uint32_t Stream;
+  };
+  struct SiteLayout {
+    std::vector<Leaf> Leaves;
+    std::unordered_map<std::string, std::vector<Leaf>> ByParam;
+  };
+  std::vector<SiteLayout> Layouts;
+  std::vector<Leaf> *Layout = nullptr;
+  size_t LeafNo = 0;
+};
+
+/// A file's last component: site keys name files by it, so a trace from
+/// another checkout or build directory names the same sites.
+std::string shortFile(const std::string &File);
+/// The shortest text that reads back as `X` (0.05, not 0.05000000000000000277).
+std::string shortestDouble(double X);
+
+} // namespace sonde::trace::inv
+
+#endif // SONDE_TRACE_INVARIANTS_FEED_H

@@ -1,0 +1,231 @@
+//===- State.cpp - state: how the model and the optimizer change ----------===//
+//
+// `changes`: from one record of a model state site to the next (after each
+// optimizer step, in the spec's `state:`), each trainable parameter
+// changes: its hash, or its statistics when the site records no hash. A
+// parameter that stays the same was frozen by mistake or left out of the
+// optimizer, or the learning rate is 0.
+// `frozen`: a parameter that never changed in the good runs never does.
+// `constant_within`: a value (an arg such as the learning rate, a scalar
+// watch) that is not constant stays the same within each iteration of a
+// scope, and changes only from one to the next (at epoch boundaries).
+//
+// Support: the pairs of consecutive records compared (changes, frozen);
+// the records (constant_within). A constant value gives argument.same or
+// value.fixed instead; constant_within needs iterations holding several
+// records, or it would say nothing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Families.h"
+
+#include <cstdio>
+#include <unordered_map>
+
+namespace sonde::trace::inv {
+namespace {
+
+/// The parameter's identity: its hash, else its statistics.
+bool fingerprint(const Event &E, std::string &Param, std::string &Print) {
+  const Value *P = E.V.get("param");
+  if (!P || P->K != Value::Kind::String)
+    return false;
+  Param = P->str();
+  if (const Value *H = E.V.get("hash"); H && H->K == Value::Kind::String) {
+    Print = H->str();
+    return true;
+  }
+  Print.clear();
+  for (const char *Field : {"norm", "mean", "std", "min", "max"})
+    if (const Value *V = E.V.get(Field); V && V->isNumber()) {
+      char Buf[32];
+      std::snprintf(Buf, sizeof(Buf), "%.17g/", V->number());
+      Print += Buf;
+    }
+  return !Print.empty();
+}
+
+/// The streams of the parameters of state sites: `<site> [fc1.weight]`,
+/// interned once each.
+class ParamStreams {
+  std::unordered_map<uint32_t, std::unordered_map<std::string, uint32_t>> Ids;
+  std::string Param;
+
+public:
+  bool get(Feed &F, const Event &E, uint32_t Site, uint32_t &Stream,
+           std::string &Print) {
+    const SiteInfo *S = F.siteInfo(Site);
+    if (!S || S->Kind != SiteKind::State || E.Kind != EventKind::Watch ||
+        !fingerprint(E, Param, Print))
+      return false;
+    auto &Map = Ids[Site];
+    auto It = Map.find(Param);
+    if (It == Map.end())
+      It =
+          Map.emplace(Param, F.intern(F.name(Site) + " [" + Param + "]")).first;
+    Stream = It->second;
+    return true;
+  }
+};
+
+/// A parameter's previous fingerprint, on one thread.
+struct Prev {
+  std::string Print;
+  bool Have = false;
+};
+
+struct Chain {
+  PerThread<Prev> Links;
+  uint64_t Changed = 0, Same = 0;
+};
+
+bool isWithinStream(const Point &P) {
+  return P.O == Origin::Arg || (P.O == Origin::Watch && P.TopLevel);
+}
+
+class StateLearner : public Learner {
+  std::unordered_map<uint32_t, Chain> Params;
+  std::unordered_map<uint32_t, Constancy> Values;
+  ParamStreams Streams;
+  InferOptions Opt;
+
+public:
+  explicit StateLearner(const InferOptions &O) : Opt(O) {}
+
+  void record(Feed &F, const Event &E, uint32_t Site) override {
+    uint32_t Stream;
+    std::string Print;
+    if (!Streams.get(F, E, Site, Stream, Print))
+      return;
+    Chain &C = Params[Stream];
+    Prev &L = C.Links[E.Thread];
+    if (L.Have)
+      ++(L.Print == Print ? C.Same : C.Changed);
+    L.Print = std::move(Print);
+    L.Have = true;
+  }
+
+  void value(const Feed &, const Point &P) override {
+    if (isWithinStream(P))
+      Values[P.Stream].add(P);
+  }
+
+  void traceEnded(const Feed &) override {
+    for (auto &[S, C] : Params)
+      C.Links.clear();
+  }
+
+  void emit(const Feed &F, std::vector<Invariant> &Out) override {
+    for (auto &[S, C] : Params) {
+      Invariant I;
+      I.Family = "state";
+      I.Subject = F.name(S);
+      if (C.Same == 0 && C.Changed >= Opt.MinSupport) {
+        I.Relation = "changes";
+        I.Support = C.Changed;
+        I.Text = quote(I.Subject) + " changes from each record to the next";
+      } else if (C.Changed == 0 && C.Same >= Opt.MinSupport) {
+        I.Relation = "frozen";
+        I.Support = C.Same;
+        I.Text = quote(I.Subject) + " never changes";
+      } else {
+        continue;
+      }
+      Out.push_back(std::move(I));
+    }
+    for (auto &[S, K] : Values) {
+      const Constancy::Cand *C = K.within();
+      if (K.AllEqual || K.N < Opt.MinSupport || !C)
+        continue;
+      Invariant I;
+      I.Family = "state";
+      I.Relation = "constant_within";
+      I.Subject = F.name(S);
+      I.Scope = F.name(C->Scope);
+      I.Support = K.N;
+      I.Text = quote(I.Subject) + " changes only between iterations of " +
+               quote(I.Scope);
+      Out.push_back(std::move(I));
+    }
+  }
+};
+
+class StateCheck : public CheckSink {
+  std::vector<Chain> Chains;
+  ParamStreams Streams;
+  std::string Print;
+  struct Last {
+    uint64_t Iter = 0;
+    Scalar V;
+  };
+  std::vector<PerThread<Last>> Lasts;
+
+public:
+  explicit StateCheck(std::vector<const Invariant *> I)
+      : CheckSink(std::move(I)), Chains(Tallies.size()), Lasts(Tallies.size()) {
+  }
+
+  void record(Feed &F, const Event &E, uint32_t Site) override {
+    uint32_t Stream;
+    const SiteInfo *S = F.siteInfo(Site);
+    if (!S || S->Kind != SiteKind::State || !F.streamed(Site) ||
+        !Streams.get(F, E, Site, Stream, Print))
+      return;
+    for (size_t I : about(F, Stream)) {
+      Prev &L = Chains[I].Links[E.Thread];
+      Tallies[I].Touched = true;
+      if (L.Have) {
+        bool Changes = Tallies[I].Inv->Relation == "changes";
+        if (Changes == (L.Print == Print))
+          violate(I, F,
+                  F.where(E, Site,
+                          Changes ? "the same as at the previous record (" +
+                                        Print + ")"
+                                  : "was " + L.Print + ", now " + Print));
+      }
+      L.Print = Print;
+      L.Have = true;
+    }
+  }
+
+  void value(const Feed &F, const Point &P) override {
+    if (!isWithinStream(P))
+      return;
+    for (size_t I : about(F, P.Stream)) {
+      int64_t Scope = idOf(F, I, /*Other=*/false, /*Scope=*/true);
+      uint64_t It = Scope < 0 ? 0 : iterationOf(*P.Stack, uint32_t(Scope));
+      Last &L = Lasts[I][P.E->Thread];
+      Tallies[I].Touched = true;
+      if (It && It == L.Iter && P.V != L.V)
+        violate(I, F,
+                F.where(*P.E, P.Site,
+                        "was " + L.V.text() + ", now " + P.V.text() +
+                            " within one iteration of " +
+                            quote(Tallies[I].Inv->Scope)));
+      L.Iter = It;
+      L.V = P.V;
+    }
+  }
+
+  void traceEnded(const Feed &) override {
+    for (Chain &C : Chains)
+      C.Links.clear();
+    for (auto &L : Lasts)
+      L.clear();
+  }
+};
+
+} // namespace
+
+Family stateFamily() {
+  return {"state",
+          {"changes", "frozen", "constant_within"},
+          [](const InferOptions &O) -> std::unique_ptr<Learner> {
+            return std::make_unique<StateLearner>(O);
+          },
+          [](std::vector<const Invariant *> I) -> std::unique_ptr<CheckSink> {
+            return std::make_unique<StateCheck>(std::move(I));
+          }};
+}
+
+} // namespace sonde::trace::inv

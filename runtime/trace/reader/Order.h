@@ -1,0 +1,114 @@
+//===- Order.h - Events in program order, in bounded memory ---*- C++ -*-===//
+//
+// The events walk gives each thread's records in file order, which is the
+// order they were completed: a region comes after everything nested in it.
+// Order turns each thread's records around into the order the program made
+// them (a region before what it holds, docs/trace-format.md "Order") and
+// merges the threads by start time, holding only what may still move:
+//
+//  - a thread's records are *pending* until no region still to come can
+//    hold them: a record at nesting level L is final once a record at a
+//    level <= the number of that thread's regions known to stay open to the
+//    end (Unfinished blocks) follows it;
+//  - a final record waits until every thread that may still have records
+//    has a final one too, then the earliest goes out (time, then file
+//    order).
+//
+// The result is the order the whole-file reader gave. A trace that holds
+// more than the look-ahead (a region open for millions of records, a
+// thread that records nothing for a long time) is read on in bounded
+// memory: what waits longest goes out, and a region that then ends goes out
+// after what it holds; Late counts those.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SONDE_TRACE_READER_ORDER_H
+#define SONDE_TRACE_READER_ORDER_H
+
+#include "Decoder.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace sonde::trace::detail {
+
+class Order : public RecordSink {
+public:
+  /// `Open`: the regions open at the end (converted to events by the
+  /// caller, Seq after every record). `BlocksOf`: per thread, its Events
+  /// blocks. `LookAhead`: the events held before order gives way.
+  Order(std::vector<Pending> Open,
+        const std::unordered_map<uint32_t, size_t> &BlocksOf, size_t LookAhead);
+
+  Pending &fresh() override;
+  void commit() override;
+  /// The last Events block of `Thread` was decoded.
+  void threadDone(uint32_t Thread);
+  /// Every block was decoded.
+  void endOfFile();
+
+  /// The next event in order, or null when more blocks must be decoded
+  /// first (or, after endOfFile(), when there is none). Valid until the
+  /// next call.
+  Pending *next();
+
+  size_t held() const { return Held; }
+  /// Events that went out before a region that holds them, or before an
+  /// earlier event of another thread, because the look-ahead was full.
+  uint64_t Late = 0;
+
+private:
+  static constexpr uint32_t None = ~0u;
+  struct Node {
+    Pending P;
+    uint32_t Next = None, Prev = None;
+  };
+  struct Root {
+    uint32_t First; ///< the first node of its subtree in the list
+    uint32_t Node;
+  };
+  struct ThreadOrder {
+    /// Pending nodes, in the order the program made them so far.
+    uint32_t Head = None, Tail = None;
+    std::vector<Root> Roots;
+    /// Final nodes, waiting for the merge.
+    uint32_t FinalHead = None, FinalTail = None;
+    /// Its regions open at the end, outermost first, and how many of them
+    /// went out already.
+    std::vector<uint32_t> OpenNodes;
+    size_t OpenGiven = 0;
+    size_t BlocksLeft = 0;
+    bool Done = false;
+  };
+
+  uint32_t alloc(Pending &&P);
+  const Pending &at(uint32_t I) const { return Nodes[I].P; }
+  void push(ThreadOrder &TO, uint32_t I);
+  void finalize(ThreadOrder &TO, bool Everything);
+  void appendFinal(ThreadOrder &TO, uint32_t First, uint32_t Last);
+  void finish(ThreadOrder &TO);
+  /// Gives way when the look-ahead is full: the thread holding the most
+  /// finalizes what it holds.
+  void giveWay();
+
+  std::vector<Node> Nodes;
+  std::vector<uint32_t> Free;
+  uint32_t Given = None;   ///< the node next() returned last
+  uint32_t Filling = None; ///< the node fresh() gave
+  std::vector<ThreadOrder> Threads;
+  std::unordered_map<uint32_t, size_t> Slot; ///< thread index -> Threads
+  ThreadOrder &of(uint32_t Thread);
+  bool HaveLast = false;
+  uint32_t LastThread = 0;
+  size_t LastSlot = 0;
+  size_t Held = 0;
+  size_t LookAhead;
+  bool Ended = false;
+  bool GaveWay = false;
+};
+
+} // namespace sonde::trace::detail
+
+#endif // SONDE_TRACE_READER_ORDER_H

@@ -1,0 +1,303 @@
+//===- Stream.cpp - A trace file read as a stream -------------------------===//
+//
+// TraceStream (sonde/trace.h): the file's framing (header, blocks, a tear)
+// walked once for the outline and the check, and again, block by block,
+// for the events (Decoder.h names the walks). Bytes come from the file by
+// pread, one block at a time, or from memory (the fuzzer): nothing holds
+// the whole file.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Decoder.h"
+#include "Order.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace sonde::trace {
+
+using namespace detail;
+
+struct TraceStream::Impl {
+  Trace T;
+  Decoder D{T};
+  // The bytes: a file read block by block, or memory.
+  int Fd = -1;
+  const uint8_t *Mem = nullptr;
+  uint64_t Size = 0;
+  std::vector<uint8_t> Buf;
+  // The events walk.
+  std::unique_ptr<Order> Ord;
+  std::vector<Pending> Open; ///< the regions open at the end, as events
+  std::unordered_map<uint32_t, size_t> BlocksOf;
+  size_t NextBlock = 0;
+  size_t LookAhead = size_t(1) << 20;
+  bool Events = true;
+  bool Started = false;
+
+  ~Impl() {
+    if (Fd >= 0)
+      ::close(Fd);
+  }
+
+  /// `Len` bytes at `Off` (within the file), or null when they cannot be
+  /// read.
+  const uint8_t *bytes(uint64_t Off, size_t Len) {
+    if (Mem)
+      return Mem + Off;
+    if (Buf.size() < Len)
+      Buf.resize(Len);
+    size_t Got = 0;
+    while (Got < Len) {
+      ssize_t N = ::pread(Fd, Buf.data() + Got, Len - Got,
+                          static_cast<off_t>(Off + Got));
+      if (N < 0 && errno == EINTR)
+        continue;
+      if (N <= 0)
+        return nullptr;
+      Got += static_cast<size_t>(N);
+    }
+    return Buf.data();
+  }
+
+  bool read(const std::string &Path, std::string &Error);
+  void outline();
+  void check();
+  void startEvents();
+  /// After the last event: what the walk held is given back (a merge of
+  /// many files holds one file's at a time).
+  void finishEvents() {
+    Late = std::max(Late, Ord->Late); // the last of a command's passes
+    Ord.reset();
+    Buf.clear();
+    Buf.shrink_to_fit();
+    D.Threads.clear();
+    Started = false;
+  }
+  uint64_t Late = 0;
+};
+
+bool TraceStream::Impl::read(const std::string &Path, std::string &Error) {
+  T.Path = Path;
+  const uint8_t *H = Size >= format::FileHeaderSize
+                         ? bytes(0, format::FileHeaderSize)
+                         : nullptr;
+  if (!H || std::memcmp(H, format::Magic, 8) != 0) {
+    Error = Path + ": not a sonde trace (bad magic)";
+    return false;
+  }
+  T.VersionMajor = static_cast<uint16_t>(H[8] | (H[9] << 8));
+  T.VersionMinor = static_cast<uint16_t>(H[10] | (H[11] << 8));
+  if (T.VersionMajor != format::Major) {
+    Error = Path + ": trace format " + std::to_string(T.VersionMajor) + "." +
+            std::to_string(T.VersionMinor) +
+            " is not readable by this sonde (format " +
+            std::to_string(format::Major) + ".x)";
+    return false;
+  }
+  D.PointLevels = T.VersionMinor >= 2;
+  D.MaxSite = static_cast<uint32_t>(std::min<uint64_t>(1u << 24, 4096 + Size));
+  outline();
+  D.clockLine();
+  if (Events)
+    check();
+  D.finishCheck();
+  // Never silent: what was skipped or corrected, once.
+  auto Say = [this](const std::string &What) {
+    T.Problem = T.Problem.empty() ? What : T.Problem + "; " + What;
+  };
+  if (!D.Corrupt.empty())
+    Say("corrupt: " + D.Corrupt +
+        (D.MoreCorrupt ? " (and " + std::to_string(D.MoreCorrupt) + " more)"
+                       : std::string()) +
+        "; the rest of each such block was skipped");
+  if (!D.TimeProblem.empty())
+    Say(D.TimeProblem);
+  T.EventCount = D.Records;
+  T.EarliestNs = D.AnyEvent ? D.MinStartNs : 0;
+  // The regions open at the end, as the events they are.
+  uint64_t Last = D.lastTsc();
+  uint64_t Seq = uint64_t(1) << 62; // after every record
+  for (const OpenAtEnd &O : D.Open) {
+    Pending P;
+    Event &E = P.E;
+    E.Kind = EventKind::Region;
+    E.Unfinished = true;
+    E.Site = O.Site;
+    E.Thread = O.Thread;
+    E.Level = O.Level;
+    E.Ts = Decoder::bound(D.toNs(O.StartTsc));
+    E.Dur = std::max<int64_t>(
+        0, Decoder::bound(D.toNs(std::max(Last, O.StartTsc))) - E.Ts);
+    E.A = O.A ? O.A.get() : &noArgs();
+    E.Keep = O.A;
+    P.OrderLevel = O.Level;
+    P.Seq = Seq++;
+    Open.push_back(std::move(P));
+  }
+  for (const EventsBlock &EB : D.Blocks)
+    ++BlocksOf[EB.Thread];
+  Buf.clear(); // the events walk takes one again when it starts
+  Buf.shrink_to_fit();
+  return true;
+}
+
+void TraceStream::Impl::outline() {
+  uint64_t Pos = format::FileHeaderSize;
+  while (Pos < Size) {
+    if (Size - Pos < format::BlockHeaderSize) {
+      T.Complete = false;
+      T.StoppedAt = Pos;
+      T.Problem = "the file ends inside a block header";
+      break;
+    }
+    const uint8_t *H = bytes(Pos, format::BlockHeaderSize);
+    if (!H) {
+      T.Complete = false;
+      T.StoppedAt = Pos;
+      T.Problem = std::string("cannot read on: ") + std::strerror(errno);
+      break;
+    }
+    auto Type = static_cast<Block>(H[0]);
+    uint32_t Len = 0;
+    for (int I = 0; I < 4; ++I)
+      Len |= static_cast<uint32_t>(H[1 + I]) << (8 * I);
+    uint64_t Body = Pos + format::BlockHeaderSize;
+    if (Type < Block::Process || Type > Block::End) {
+      T.Complete = false;
+      T.StoppedAt = Pos;
+      T.Problem =
+          "unknown block type " + std::to_string(static_cast<int>(Type));
+      break;
+    }
+    bool Torn = Body + Len > Size;
+    uint64_t Have = Torn ? Size - Body : Len;
+    if (Type == Block::Events) {
+      // Only its thread now: the later walks decode it.
+      const uint8_t *P =
+          bytes(Body, static_cast<size_t>(std::min<uint64_t>(Have, 10)));
+      Cursor C(P, P ? P + std::min<uint64_t>(Have, 10) : P);
+      uint64_t Thread = P ? C.varint() : ~uint64_t(0);
+      EventsBlock EB;
+      EB.Offset = Body;
+      EB.Len = static_cast<uint32_t>(Have);
+      EB.Thread =
+          C.ok() && Thread <= UINT32_MAX ? static_cast<uint32_t>(Thread) : ~0u;
+      D.Blocks.push_back(EB);
+    } else {
+      const uint8_t *P = bytes(Body, static_cast<size_t>(Have));
+      Cursor C(P, P ? P + Have : P);
+      D.block(Type, C, Pos);
+    }
+    if (Torn) {
+      T.Complete = false;
+      T.StoppedAt = Pos;
+      T.Problem = "the file ends inside a block of " + std::to_string(Len) +
+                  " bytes (" + std::to_string(Have) +
+                  " present); records before the tear are kept";
+      break;
+    }
+    Pos = Body + Len;
+  }
+  if (T.Complete && !T.Process.Ended)
+    T.Problem = "no end record: the process was killed or is still running";
+}
+
+void TraceStream::Impl::check() {
+  auto Walk = [this] {
+    for (const EventsBlock &EB : D.Blocks) {
+      const uint8_t *P = bytes(EB.Offset, EB.Len);
+      Cursor C(P, P ? P + EB.Len : P);
+      D.events(C, EB, nullptr);
+    }
+  };
+  Walk();
+  if (D.extremesSuffice())
+    return;
+  // A corrupt clock: the check again, converting every time to count those
+  // it puts out of range (what was corrupt is known already).
+  D.Records = 0;
+  D.Threads.clear();
+  D.AnyEvent = false;
+  D.TimesOneByOne = true;
+  Walk();
+}
+
+void TraceStream::Impl::startEvents() {
+  D.Threads.clear();
+  D.Seq = 0;
+  Ord = std::make_unique<Order>(Open, BlocksOf, LookAhead);
+  NextBlock = 0;
+  Started = true;
+}
+
+TraceStream::TraceStream() : I(std::make_unique<Impl>()) {}
+TraceStream::~TraceStream() = default;
+
+bool TraceStream::open(const std::string &Path, std::string &Error,
+                       bool Events) {
+  I = std::make_unique<Impl>();
+  I->Events = Events;
+  I->Fd = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat St;
+  if (I->Fd < 0 || fstat(I->Fd, &St) != 0) {
+    Error = Path + ": cannot open";
+    return false;
+  }
+  I->Size = static_cast<uint64_t>(St.st_size);
+#ifdef POSIX_FADV_SEQUENTIAL
+  posix_fadvise(I->Fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+  return I->read(Path, Error);
+}
+
+bool TraceStream::openBytes(const uint8_t *Data, size_t Size,
+                            const std::string &Path, std::string &Error,
+                            bool Events) {
+  I = std::make_unique<Impl>();
+  I->Events = Events;
+  I->Mem = Data;
+  I->Size = Size;
+  return I->read(Path, Error);
+}
+
+Trace &TraceStream::trace() { return I->T; }
+
+Event *TraceStream::next() {
+  Impl &S = *I;
+  if (!S.Events)
+    return nullptr;
+  if (!S.Started)
+    S.startEvents();
+  for (;;) {
+    if (Pending *P = S.Ord->next())
+      return &P->E;
+    if (S.NextBlock == S.D.Blocks.size()) {
+      if (S.Ord->held() != 0) {
+        S.Ord->endOfFile();
+        if (Pending *P = S.Ord->next())
+          return &P->E;
+      }
+      S.finishEvents(); // the next call starts over
+      return nullptr;
+    }
+    const EventsBlock &EB = S.D.Blocks[S.NextBlock++];
+    const uint8_t *P = S.bytes(EB.Offset, EB.Len);
+    Cursor C(P, P ? P + EB.Len : P);
+    S.D.events(C, EB, S.Ord.get());
+    S.Ord->threadDone(EB.Thread);
+  }
+}
+
+void TraceStream::rewind() { I->Started = false; }
+
+uint64_t TraceStream::late() const {
+  return I->Late + (I->Ord ? I->Ord->Late : 0);
+}
+
+void TraceStream::setLookAhead(size_t Events) { I->LookAhead = Events; }
+
+} // namespace sonde::trace
