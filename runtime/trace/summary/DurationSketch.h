@@ -55,6 +55,11 @@ inline int64_t percentile(const DurationSketch &D, double P) {
   return D.percentile(P);
 }
 
+/// The bound of `D`'s percentiles' relative error: 0 while they are exact.
+inline double percentileError(const DurationSketch &D) {
+  return D.exact() ? 0.0 : DurationSketch::RelativeError;
+}
+
 } // namespace sonde::trace
 
 #endif // SONDE_TRACE_SUMMARY_DURATIONSKETCH_H

@@ -31,6 +31,8 @@ void printSummaryJson(const std::vector<Trace> &Traces, std::FILE *Out) {
     J.key("mean_ns").num(R.Total / static_cast<int64_t>(R.Durs.size()));
     J.key("p50_ns").num(percentile(R.Durs, 0.5));
     J.key("p99_ns").num(percentile(R.Durs, 0.99));
+    // The percentiles' bound of relative error: 0 while exact.
+    J.key("percentile_error").num(percentileError(R.Durs));
     J.key("unfinished").num(R.Unfinished);
     J.close();
   }
@@ -64,6 +66,7 @@ void printSummaryJson(const std::vector<Trace> &Traces, std::FILE *Out) {
     J.key("total_ns").num(A.Total);
     J.key("p50_ns").num(percentile(A.Durs, 0.5));
     J.key("p99_ns").num(percentile(A.Durs, 0.99));
+    J.key("percentile_error").num(percentileError(A.Durs));
     J.close();
   }
   J.closeArray();

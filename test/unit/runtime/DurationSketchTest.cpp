@@ -62,8 +62,10 @@ TEST(DurationSketch, ExactUpToTheLimit) {
   std::sort(Durs.begin(), Durs.end());
   for (double P : {0.0, 0.01, 0.5, 0.9, 0.99, 1.0})
     EXPECT_EQ(S.percentile(P), percentile(Durs, P)) << P;
+  EXPECT_EQ(percentileError(S), 0.0); // what summary --json says
   S.push_back(5);
   EXPECT_FALSE(S.exact());
+  EXPECT_EQ(percentileError(S), DurationSketch::RelativeError);
 }
 
 TEST(DurationSketch, EmptyIsZero) {
