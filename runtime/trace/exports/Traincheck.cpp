@@ -252,6 +252,10 @@ void exportTraincheck(const std::vector<Trace> &Traces, std::FILE *Out) {
         Write(Waiting.top());
         Waiting.pop();
       }
+      if (Ev.Kind == EventKind::Instant) { // no TrainCheck line
+        ++I;
+        continue;
+      }
       auto E = std::make_shared<const Event>(Ev);
       if (E->Kind == EventKind::Region) {
         Waiting.push({E->Ts, I, TcLine::Pre, E});
@@ -259,7 +263,7 @@ void exportTraincheck(const std::vector<Trace> &Traces, std::FILE *Out) {
         // TrainCheck reads as an incomplete call.
         if (!E->Unfinished)
           Waiting.push({E->Ts + E->Dur, I, TcLine::Post, E});
-      } else if (E->Kind == EventKind::Watch) {
+      } else {
         bool Api = T.site(E->Site).Kind == SiteKind::Api;
         Waiting.push({E->Ts, I,
                       !Api                      ? TcLine::Var

@@ -120,7 +120,6 @@ public:
   uint64_t lastTsc() const;
 
   Trace &T;
-  /// The file's first byte is at offset 0; messages give offsets.
   /// Whether Level records give instants and watches their nesting level
   /// (format 1.2); before, a record on the tick a region starts on is
   /// placed inside it.

@@ -26,8 +26,9 @@ Order::Order(std::vector<Pending> Open,
   });
   for (Pending &P : Open) {
     ThreadOrder &TO = of(P.E.Thread);
-    uint32_t I = alloc(std::move(P));
-    TO.OpenNodes.push_back(I);
+    fresh() = std::move(P);
+    TO.OpenNodes.push_back(Filling);
+    Filling = None;
   }
 }
 
@@ -41,19 +42,6 @@ Order::ThreadOrder &Order::of(uint32_t Thread) {
   if (New)
     Threads.emplace_back();
   return Threads[It->second];
-}
-
-uint32_t Order::alloc(Pending &&P) {
-  ++Held;
-  if (!Free.empty()) {
-    uint32_t I = Free.back();
-    Free.pop_back();
-    Nodes[I].P = std::move(P);
-    Nodes[I].Next = Nodes[I].Prev = None;
-    return I;
-  }
-  Nodes.push_back(Node{std::move(P), None, None});
-  return static_cast<uint32_t>(Nodes.size() - 1);
 }
 
 Pending &Order::fresh() {

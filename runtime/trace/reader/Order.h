@@ -83,7 +83,6 @@ private:
     bool Done = false;
   };
 
-  uint32_t alloc(Pending &&P);
   const Pending &at(uint32_t I) const { return Nodes[I].P; }
   void push(ThreadOrder &TO, uint32_t I);
   void finalize(ThreadOrder &TO, bool Everything);

@@ -5,6 +5,7 @@
 #include "sonde/trace.h"
 
 #include "Export.h"
+#include "FuzzCorpus.h"
 
 #include <gtest/gtest.h>
 
@@ -18,16 +19,8 @@
 using namespace sonde::trace;
 
 TEST(TraceCorpus, EveryInputReadsOrIsRefused) {
-  std::string Dir = SONDE_FUZZ_CORPUS "/trace";
-  DIR *D = opendir(Dir.c_str());
-  ASSERT_NE(D, nullptr) << Dir;
   unsigned N = 0;
-  while (dirent *E = readdir(D)) {
-    std::string Name = E->d_name;
-    if (Name[0] == '.')
-      continue;
-    std::ifstream In(Dir + "/" + Name, std::ios::binary);
-    std::vector<char> Bytes((std::istreambuf_iterator<char>(In)), {});
+  for (const auto &[Name, Bytes] : fuzzTraceCorpus()) {
     Trace T;
     std::string Error;
     bool Ok = readTraceBytes(reinterpret_cast<const uint8_t *>(Bytes.data()),
@@ -38,7 +31,6 @@ TEST(TraceCorpus, EveryInputReadsOrIsRefused) {
     EXPECT_LE(T.Sites.size(), 4096 + Bytes.size() + 1) << Name;
     ++N;
   }
-  closedir(D);
   EXPECT_GE(N, 3u);
 }
 

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FuzzCorpus.h"
 #include "TraceFormat.h"
 #include "sonde/trace.h"
 
@@ -229,16 +230,8 @@ TEST(TraceStream, KnowsCountsAndTimesBeforeTheEvents) {
 }
 
 TEST(TraceStream, EveryCorpusTraceReadsAsTheWholeReaderReadsIt) {
-  std::string Dir = SONDE_FUZZ_CORPUS "/trace";
-  DIR *D = opendir(Dir.c_str());
-  ASSERT_NE(D, nullptr) << Dir;
   unsigned N = 0;
-  while (dirent *E = readdir(D)) {
-    std::string Name = E->d_name;
-    if (Name[0] == '.')
-      continue;
-    std::ifstream In(Dir + "/" + Name, std::ios::binary);
-    std::string Bytes((std::istreambuf_iterator<char>(In)), {});
+  for (const auto &[Name, Bytes] : fuzzTraceCorpus()) {
     Trace T;
     std::string Error;
     if (!readTraceBytes(reinterpret_cast<const uint8_t *>(Bytes.data()),
@@ -247,6 +240,5 @@ TEST(TraceStream, EveryCorpusTraceReadsAsTheWholeReaderReadsIt) {
     EXPECT_EQ(streamed(Bytes, 1u << 20), whole(Bytes)) << Name;
     ++N;
   }
-  closedir(D);
   EXPECT_GE(N, 1u);
 }
