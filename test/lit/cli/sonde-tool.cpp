@@ -43,6 +43,21 @@
 // JSONVAL: sonde: error: '--json' takes no value
 // JSONVAL: exit 2
 //
+// The look-ahead (docs/exports.md, "Order"): a number of events, 1 or more;
+// when a region holds more, what goes out early is said, with the count.
+// RUN: sh -c '%sonde-trace summary %t/-run --look-ahead 0 2>&1; echo "exit $?"' | FileCheck %s --check-prefix=LOOKZERO
+// LOOKZERO: sonde: error: '--look-ahead' takes a number of events (1 or more), not '0'
+// LOOKZERO: exit 2
+// RUN: sh -c '%sonde-trace summary %t/-run --look-ahead=-3 2>&1; echo "exit $?"' | FileCheck %s --check-prefix=LOOKNEG
+// LOOKNEG: sonde: error: '--look-ahead' takes a number of events (1 or more), not '-3'
+// LOOKNEG: exit 2
+// RUN: sh -c '%sonde-trace dump %t/-run/a.sonde --look-ahead 1 2>&1 >/dev/null; echo "exit $?"' | FileCheck %s --check-prefix=LOOKLATE
+// LOOKLATE: sonde: note: {{.*}}a.sonde: 34 events were given before an earlier one: a region held, or a thread stayed silent for, more than the look-ahead of 1 events (--look-ahead;
+// LOOKLATE: exit 0
+// RUN: sh -c '%sonde-trace dump %t/-run/a.sonde 2>&1 >/dev/null; echo "exit $?"' | FileCheck %s --check-prefix=LOOKFITS
+// LOOKFITS-NOT: note
+// LOOKFITS: exit 0
+//
 // In a directory, a file that is not a trace and a subdirectory named
 // x.sonde are skipped with a warning each; the rest is read.
 // RUN: mkdir -p %t/mixed/x.sonde && cp %S/../../../fuzz/corpus/trace/threads.sonde %t/mixed/a.sonde
