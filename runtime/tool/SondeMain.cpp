@@ -471,7 +471,13 @@ int main(int Argc, char **Argv) {
     for (const Trace &T : Traces)
       dumpTrace(T, Out);
   }
-  // Never silent: what the look-ahead could not put in order.
+  // Never silent: what could not be read again, or put in order.
+  for (const Trace &T : Traces)
+    if (T.Stream && T.Stream->unreadBlocks())
+      diag("warning", T.Path + ": " + std::to_string(T.Stream->unreadBlocks()) +
+                          " blocks of records could not be read again (the "
+                          "file was cut or removed while sonde read it); "
+                          "their events are missing from the output");
   for (const Trace &T : Traces)
     if (T.Stream && T.Stream->late())
       diag("note", T.Path + ": " + std::to_string(T.Stream->late()) +

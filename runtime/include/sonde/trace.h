@@ -224,6 +224,9 @@ public:
   /// Events that went out of order because the look-ahead was full (a
   /// region open for longer than it holds, a thread silent for as long).
   uint64_t late() const;
+  /// Events blocks that could not be read again for the events (the file
+  /// was cut or removed after open()): their events are missing.
+  uint64_t unreadBlocks() const;
   /// How many events the ordering may hold (default 1 << 20).
   void setLookAhead(size_t Events);
 

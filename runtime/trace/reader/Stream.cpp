@@ -78,6 +78,7 @@ struct TraceStream::Impl {
     Started = false;
   }
   uint64_t Late = 0;
+  uint64_t Unread = 0; ///< Events blocks the events walk could not read
 };
 
 bool TraceStream::Impl::read(const std::string &Path, std::string &Error) {
@@ -227,6 +228,7 @@ void TraceStream::Impl::check() {
 }
 
 void TraceStream::Impl::startEvents() {
+  Unread = 0;
   D.Threads.clear();
   D.Seq = 0;
   Ord = std::make_unique<Order>(Open, BlocksOf, LookAhead);
@@ -286,6 +288,8 @@ Event *TraceStream::next() {
     }
     const EventsBlock &EB = S.D.Blocks[S.NextBlock++];
     const uint8_t *P = S.bytes(EB.Offset, EB.Len);
+    if (!P) // the file changed after it was opened: said, not skipped
+      ++S.Unread;
     Cursor C(P, P ? P + EB.Len : P);
     S.D.events(C, EB, S.Ord.get());
     S.Ord->threadDone(EB.Thread);
@@ -293,6 +297,8 @@ Event *TraceStream::next() {
 }
 
 void TraceStream::rewind() { I->Started = false; }
+
+uint64_t TraceStream::unreadBlocks() const { return I->Unread; }
 
 uint64_t TraceStream::late() const {
   return I->Late + (I->Ord ? I->Ord->Late : 0);

@@ -14,9 +14,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <dirent.h>
 #include <fstream>
 #include <iterator>
+#include <unistd.h>
 
 using namespace sonde;
 using namespace sonde::trace;
@@ -241,4 +243,27 @@ TEST(TraceStream, EveryCorpusTraceReadsAsTheWholeReaderReadsIt) {
     ++N;
   }
   EXPECT_GE(N, 1u);
+}
+
+TEST(TraceStream, AFileCutAfterItWasOpenedIsSaid) {
+  // The events walk reads the file again: when it was cut in between
+  // (a log rotation, a user), the blocks it cannot read are counted, and
+  // `sonde` says so (SondeMain: "could not be read again").
+  TraceBuilder B = twoThreads(2, 3);
+  B.end();
+  std::string Path = ::testing::TempDir() + "cut.sonde";
+  {
+    std::ofstream Out(Path, std::ios::binary);
+    Out << B.Bytes;
+  }
+  TraceStream S;
+  std::string Error;
+  ASSERT_TRUE(S.open(Path, Error)) << Error;
+  ASSERT_EQ(truncate(Path.c_str(), 100), 0);
+  uint64_t N = 0;
+  while (S.next())
+    ++N;
+  EXPECT_LT(N, S.trace().EventCount);
+  EXPECT_GT(S.unreadBlocks(), 0u);
+  std::remove(Path.c_str());
 }
