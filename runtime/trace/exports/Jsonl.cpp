@@ -9,6 +9,7 @@
 #include "Export.h"
 #include "ExportCommon.h"
 #include "Json.h"
+#include "MemberCache.h"
 #include "ProcessFields.h"
 
 namespace sonde::trace {
@@ -65,7 +66,13 @@ void exportJsonl(const std::vector<Trace> &Traces, std::FILE *Out) {
   // Times are nanoseconds since one origin (below 2^53, exact in every
   // JSON reader); each process start record gives it as text.
   int64_t Origin = timeOrigin(Traces);
+  // What every event of a site (of a kind and phase) or of a thread writes
+  // the same, formatted once per trace.
+  MemberCache Heads, Places, Threads;
   for (const Trace &T : Traces) {
+    Heads.clear();
+    Places.clear();
+    Threads.clear();
     processRecord(J, T, false, Origin);
     for (const Event &E : events(T)) {
       const SiteInfo &S = T.site(E.Site);
@@ -73,26 +80,42 @@ void exportJsonl(const std::vector<Trace> &Traces, std::FILE *Out) {
       // A state site's records are watches, one per parameter; an api
       // site's are the pre and post (or error) records of its calls.
       bool Api = S.Kind == SiteKind::Api && E.Kind == EventKind::Watch;
-      J.key("kind").str(E.Kind == EventKind::Watch && S.Kind == SiteKind::State
-                            ? "state"
-                        : Api ? "api"
-                              : kindName(E.Kind));
-      if (Api)
+      const char *Kind = E.Kind == EventKind::Watch && S.Kind == SiteKind::State
+                             ? "state"
+                         : Api ? "api"
+                               : kindName(E.Kind);
+      auto Name = [&](JsonOut &H) {
+        H.key("cat").str(topCategoryOf(S));
+        H.key("name").str(S.Name, eventSuffix(E));
+      };
+      if (Api) {
+        J.key("kind").str(Kind);
         apiFields(J, S, E.V);
-      J.key("cat").str(topCategoryOf(S));
-      J.key("name").str(S.Name, eventSuffix(E));
+        Name(J);
+      } else {
+        uint64_t Variant =
+            static_cast<uint64_t>(E.Kind) * 3 + static_cast<uint64_t>(E.Ph);
+        J.members(Heads.get(uint64_t(E.Site) * 9 + Variant, [&](JsonOut &H) {
+          H.key("kind").str(Kind);
+          Name(H);
+        }));
+      }
       J.key("ts").num(E.Ts - Origin);
       if (E.Kind == EventKind::Region)
         J.key("dur").num(E.Dur);
-      J.key("pid").num(T.Process.Pid);
-      J.key("tid").num(T.tid(E.Thread));
-      J.key("rank").num(T.Process.Rank);
-      J.key("site").num(static_cast<uint64_t>(S.Id));
-      if (S.StableId)
-        J.key("site_id").str(stableIdText(S.StableId));
-      J.key("file").str(S.File);
-      J.key("line").num(static_cast<uint64_t>(S.Line));
-      J.key("func").str(S.Function);
+      J.members(Threads.get(E.Thread, [&](JsonOut &H) {
+        H.key("pid").num(T.Process.Pid);
+        H.key("tid").num(T.tid(E.Thread));
+        H.key("rank").num(T.Process.Rank);
+      }));
+      J.members(Places.get(E.Site, [&](JsonOut &H) {
+        H.key("site").num(static_cast<uint64_t>(S.Id));
+        if (S.StableId)
+          H.key("site_id").str(stableIdText(S.StableId));
+        H.key("file").str(S.File);
+        H.key("line").num(static_cast<uint64_t>(S.Line));
+        H.key("func").str(S.Function);
+      }));
       if (E.Kind == EventKind::Region)
         J.key("level").num(static_cast<uint64_t>(E.Level));
       if (E.Iter >= 0)
