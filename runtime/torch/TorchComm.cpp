@@ -32,6 +32,10 @@
 #include <new>
 
 namespace sonde::torch::detail {
+
+/// Measures this rank's clock against rank 0's, once (TorchClock.cpp).
+void startClockExchange() noexcept;
+
 namespace {
 
 /// An element type as PyTorch's Python side and DFTracer write it.
@@ -160,6 +164,8 @@ thread_local ThreadComm Comm; // zero-initialized: no constructor, no guard
 std::unique_ptr<at::ObserverContext> onStart(const at::RecordFunction &Fn) {
   bool Opened = false;
   const Site *S = Fn.name() ? siteOf(Fn.name()) : nullptr;
+  if (S)
+    startClockExchange(); // at the first collective: the store is up
   if (uint32_t Id = S ? rt::detail::activeId(*S) : 0) {
     rt::ThreadState *T = rt::detail::thread();
     uint64_t Tsc = now();
