@@ -25,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TorchClock.h"
 #include "sonde/detail/ClockSync.h"
 
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
@@ -103,7 +104,8 @@ void ask(c10d::TCPStore &Store, uint64_t Rank) {
   rt::recordClockSync(Offset, (BestRtt + 1) / 2, 0, RefBoot.c_str());
 }
 
-void exchange(std::string Addr, uint16_t Port, uint64_t Rank, uint64_t World) {
+void exchange(const std::string &Addr, uint16_t Port, uint64_t Rank,
+              uint64_t World) {
   try {
     c10d::TCPStoreOptions O;
     O.port = Port;

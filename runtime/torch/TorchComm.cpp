@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #define SONDE_TORCH_BUILDING 1
+#include "TorchClock.h"
 #include "sonde/torch.h"
 
 #include <ATen/core/ivalue.h>
@@ -32,10 +33,6 @@
 #include <new>
 
 namespace sonde::torch::detail {
-
-/// Measures this rank's clock against rank 0's, once (TorchClock.cpp).
-void startClockExchange() noexcept;
-
 namespace {
 
 /// An element type as PyTorch's Python side and DFTracer write it.
