@@ -12,7 +12,9 @@ hosts whose clocks read 7 s ahead and 2.5 s behind
     all-reduce, as Gloo ran it, starts on every rank no later than it ends
     on every other, within the two ranks' stated uncertainties (an
     all-reduce cannot end anywhere before it began everywhere);
-  - the files' own wall clocks break that rule (the check can fail).
+  - the files' own wall clocks break that rule (the check can fail);
+  - the merged Chrome file has a process track per rank named by its rank,
+    the DFTracer file each rank's rank, local rank and world size.
 
 Load-proof: the straggler sleeps 1.2 s a batch, far more than a batch of 32
 images takes a busy machine, and only the rank's name is checked; the
@@ -150,6 +152,28 @@ def check_timeline(args, traces, tmp):
           f"by the wall clocks, rank 1 runs ahead and rank 3 behind ({wrong[:5]})")
 
 
+def check_exports(args, traces, tmp):
+    """Each rank its own Perfetto process track, named by its rank; each
+    rank's DFTracer metadata says where it stands in the job."""
+    chrome = os.path.join(tmp, "job.json")
+    sonde(args, "merge", traces, "-o", chrome)
+    meta = [e for e in json.load(open(chrome))["traceEvents"] if e["ph"] == "M"]
+    names = {e["pid"]: e["args"]["name"] for e in meta if e["name"] == "process_name"}
+    check(sorted(names.values()) == [f"dist_mnist-sonde (rank {r} of {RANKS})" for r in range(RANKS)],
+          f"chrome: a process track per rank, named by its rank ({names})")
+    pfw = os.path.join(tmp, "job.pfw")
+    sonde(args, "merge", traces, "-o", pfw)
+    facts = collections.defaultdict(dict)
+    for line in open(pfw):
+        if line.startswith("{"):
+            e = json.loads(line)
+            if e["name"] == "PR":
+                facts[e["pid"]][e["args"]["name"]] = e["args"]["value"]
+    check(sorted(f["rank"] for f in facts.values()) == list(range(RANKS))
+          and all(f["world_size"] == RANKS and f["local_rank"] == f["rank"] for f in facts.values()),
+          f"dftracer: each rank's PR lines: rank, local rank, world size ({dict(facts)})")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sonde", required=True)
@@ -163,6 +187,7 @@ def main():
         traces = run(args, tmp)
         check_straggler(args, traces, tmp)
         check_timeline(args, traces, tmp)
+        check_exports(args, traces, tmp)
     done()
 
 
