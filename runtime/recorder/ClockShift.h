@@ -31,7 +31,7 @@ constexpr uint64_t MaxClockShiftNs = uint64_t(3600) * 1000000000u;
 /// The shift SONDE_TEST_CLOCK_OFFSET (`S`) gives rank `Rank` (0 when it is
 /// not listed). False when an entry is not `RANK:NANOSECONDS` (a rank, a
 /// whole number of nanoseconds with an optional sign, at most
-/// MaxClockShiftNs either way) or a rank is listed twice: `Bad` is then
+/// MaxClockShiftNs either way) or `Rank` is listed twice: `Bad` is then
 /// the entry and `BadLen` its length.
 inline bool parseClockShift(const char *S, uint64_t Rank, int64_t &Out,
                             const char *&Bad, size_t &BadLen) {
