@@ -12,6 +12,7 @@
 #include "sonde/sonde.h"
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <sys/types.h>
 
@@ -55,6 +56,8 @@ struct Config {
   uint64_t LocalRank = ~uint64_t(0);
   uint64_t WorldSize = ~uint64_t(0);
   const char *Launcher = "";
+  /// SONDE_TEST_CLOCK_OFFSET's shift for this rank (a simulated host).
+  int64_t ClockShiftNs = 0;
 };
 
 /// Initializes the runtime once: environment, signal handlers, fork and exit
@@ -114,6 +117,17 @@ void resetWriterInChild() noexcept;
 void openTraceNow() noexcept;
 /// The path of the trace file, or "" if none is open yet.
 const char *tracePath() noexcept;
+
+// --- Clocks (ClockSync.cpp) ------------------------------------------------
+
+/// CLOCK_REALTIME or CLOCK_MONOTONIC in ns, with the simulated shift.
+uint64_t shiftedClockNs(clockid_t Id) noexcept;
+/// The boot id the trace records (ClockShift.h), NUL-terminated.
+void readBootId(char *Out, size_t Size) noexcept;
+/// The clock exchange's result (sonde/detail/ClockSync.h), once there is
+/// one; RefBoot stays valid.
+bool clockSync(int64_t &OffsetNs, int64_t &UncertaintyNs, uint64_t &RefRank,
+               const char *&RefBoot) noexcept;
 
 /// The kernel thread id, cached per thread.
 pid_t currentTid() noexcept;

@@ -40,11 +40,21 @@ void exportChrome(const std::vector<Trace> &Traces, std::FILE *Out) {
   MemberCache Phases, Names, Places, Threads, Counters;
   for (const Trace &T : Traces) {
     uint64_t Pid = T.Process.Pid;
+    // One track per process, named by its rank (and the job's size), in
+    // rank order; its host as a label, for jobs across machines.
+    const ProcessInfo &P = T.Process;
     Meta("process_name");
     J.key("pid").num(Pid);
-    J.key("args").open().key("name").str(T.Process.Program + " (rank " +
-                                         std::to_string(T.Process.Rank) + ")");
+    J.key("args").open().key("name").str(
+        P.Program + " (rank " + std::to_string(P.Rank) +
+        (P.WorldSize > 0 ? " of " + std::to_string(P.WorldSize) : "") + ")");
     J.close().close();
+    if (!P.Host.empty()) {
+      Meta("process_labels");
+      J.key("pid").num(Pid);
+      J.key("args").open().key("labels").str("host " + P.Host);
+      J.close().close();
+    }
     Meta("process_sort_index");
     J.key("pid").num(Pid);
     J.key("args").open().key("sort_index").num(T.Process.Rank).close().close();
