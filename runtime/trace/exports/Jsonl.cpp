@@ -34,7 +34,9 @@ void apiFields(JsonOut &J, const SiteInfo &S, const Value &V) {
     J.key("ret").value(*R);
 }
 
-void processRecord(JsonOut &J, const Trace &T, bool End, int64_t Origin) {
+} // namespace
+
+void jsonlProcess(JsonOut &J, const Trace &T, bool End, int64_t Origin) {
   const ProcessInfo &P = T.Process;
   J.open();
   J.key("kind").str("process");
@@ -58,7 +60,44 @@ void processRecord(JsonOut &J, const Trace &T, bool End, int64_t Origin) {
   J.close().raw("\n");
 }
 
-} // namespace
+void jsonlEvent(JsonOut &J, const Trace &T, const Event &E, int64_t Origin) {
+  const SiteInfo &S = T.site(E.Site);
+  J.open();
+  // A state site's records are watches, one per parameter; an api
+  // site's are the pre and post (or error) records of its calls.
+  bool Api = S.Kind == SiteKind::Api && E.Kind == EventKind::Watch;
+  J.key("kind").str(E.Kind == EventKind::Watch && S.Kind == SiteKind::State
+                        ? "state"
+                    : Api ? "api"
+                          : kindName(E.Kind));
+  if (Api)
+    apiFields(J, S, E.V);
+  J.key("cat").str(topCategoryOf(S));
+  J.key("name").str(S.Name, eventSuffix(E));
+  J.key("ts").num(E.Ts - Origin);
+  if (E.Kind == EventKind::Region)
+    J.key("dur").num(E.Dur);
+  J.key("pid").num(T.Process.Pid);
+  J.key("tid").num(T.tid(E.Thread));
+  J.key("rank").num(T.Process.Rank);
+  J.key("site").num(static_cast<uint64_t>(S.Id));
+  if (S.StableId)
+    J.key("site_id").str(stableIdText(S.StableId));
+  J.key("file").str(S.File);
+  J.key("line").num(static_cast<uint64_t>(S.Line));
+  J.key("func").str(S.Function);
+  if (E.Kind == EventKind::Region)
+    J.key("level").num(static_cast<uint64_t>(E.Level));
+  if (E.Iter >= 0)
+    J.key("iter").num(E.Iter);
+  if (E.Kind == EventKind::Watch && !Api)
+    J.key("value").value(E.V);
+  if (E.Unfinished)
+    J.key("unfinished").raw("true");
+  if (!E.A->empty())
+    J.key("args").args(*E.A);
+  J.close().raw("\n");
+}
 
 void exportJsonl(const std::vector<Trace> &Traces, std::FILE *Out) {
   JsonOut J(Out);
@@ -66,46 +105,10 @@ void exportJsonl(const std::vector<Trace> &Traces, std::FILE *Out) {
   // JSON reader); each process start record gives it as text.
   int64_t Origin = timeOrigin(Traces);
   for (const Trace &T : Traces) {
-    processRecord(J, T, false, Origin);
-    for (const Event &E : events(T)) {
-      const SiteInfo &S = T.site(E.Site);
-      J.open();
-      // A state site's records are watches, one per parameter; an api
-      // site's are the pre and post (or error) records of its calls.
-      bool Api = S.Kind == SiteKind::Api && E.Kind == EventKind::Watch;
-      J.key("kind").str(E.Kind == EventKind::Watch && S.Kind == SiteKind::State
-                            ? "state"
-                        : Api ? "api"
-                              : kindName(E.Kind));
-      if (Api)
-        apiFields(J, S, E.V);
-      J.key("cat").str(topCategoryOf(S));
-      J.key("name").str(S.Name, eventSuffix(E));
-      J.key("ts").num(E.Ts - Origin);
-      if (E.Kind == EventKind::Region)
-        J.key("dur").num(E.Dur);
-      J.key("pid").num(T.Process.Pid);
-      J.key("tid").num(T.tid(E.Thread));
-      J.key("rank").num(T.Process.Rank);
-      J.key("site").num(static_cast<uint64_t>(S.Id));
-      if (S.StableId)
-        J.key("site_id").str(stableIdText(S.StableId));
-      J.key("file").str(S.File);
-      J.key("line").num(static_cast<uint64_t>(S.Line));
-      J.key("func").str(S.Function);
-      if (E.Kind == EventKind::Region)
-        J.key("level").num(static_cast<uint64_t>(E.Level));
-      if (E.Iter >= 0)
-        J.key("iter").num(E.Iter);
-      if (E.Kind == EventKind::Watch && !Api)
-        J.key("value").value(E.V);
-      if (E.Unfinished)
-        J.key("unfinished").raw("true");
-      if (!E.A->empty())
-        J.key("args").args(*E.A);
-      J.close().raw("\n");
-    }
-    processRecord(J, T, true, Origin);
+    jsonlProcess(J, T, false, Origin);
+    for (const Event &E : events(T))
+      jsonlEvent(J, T, E, Origin);
+    jsonlProcess(J, T, true, Origin);
   }
 }
 
