@@ -38,7 +38,10 @@ std::string number(double V) {
 
 std::string seconds(int64_t Ns) {
   char Buf[32];
-  std::snprintf(Buf, sizeof Buf, "%.2f s", static_cast<double>(Ns) / 1e9);
+  if (Ns < 1000000000)
+    std::snprintf(Buf, sizeof Buf, "%.1f ms", static_cast<double>(Ns) / 1e6);
+  else
+    std::snprintf(Buf, sizeof Buf, "%.2f s", static_cast<double>(Ns) / 1e9);
   return Buf;
 }
 

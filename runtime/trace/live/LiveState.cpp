@@ -107,8 +107,23 @@ void LiveState::event(const FileFollower &F, const Event &E) {
     CIt = CategoryIndex.emplace(std::string(Top), Categories.size()).first;
     Categories.emplace_back(Top);
   }
-  Window.push_back({End, CIt->second, Self});
-  while (!Window.empty() && Window.front().EndNs < LatestNs - WindowNs)
+  int64_t Index = End / bucketNs();
+  // Threads and processes arrive out of time order: the bucket may be an
+  // older one (searched from the newest), or too old to count.
+  auto B = Window.rbegin();
+  while (B != Window.rend() && B->Index > Index)
+    ++B;
+  if (B == Window.rend() || B->Index != Index) {
+    if (End < LatestNs - WindowNs)
+      return;
+    B = std::make_reverse_iterator(Window.insert(B.base(), Bucket{Index, {}}) +
+                                   1);
+  }
+  if (B->SelfNs.size() <= CIt->second)
+    B->SelfNs.resize(CIt->second + 1, 0);
+  B->SelfNs[CIt->second] += Self;
+  while (!Window.empty() &&
+         (Window.front().Index + 1) * bucketNs() < LatestNs - WindowNs)
     Window.pop_front();
 }
 
@@ -138,9 +153,10 @@ std::vector<const WatchView *> LiveState::watches() const {
 
 std::vector<std::pair<std::string, int64_t>> LiveState::categoryTime() const {
   std::vector<int64_t> Sum(Categories.size(), 0);
-  for (const Slice &S : Window)
-    if (S.EndNs >= LatestNs - WindowNs)
-      Sum[S.Category] += S.SelfNs;
+  for (const Bucket &B : Window)
+    if ((B.Index + 1) * bucketNs() >= LatestNs - WindowNs)
+      for (size_t I = 0; I < B.SelfNs.size(); ++I)
+        Sum[I] += B.SelfNs[I];
   std::vector<std::pair<std::string, int64_t>> Out;
   for (size_t I = 0; I < Categories.size(); ++I)
     if (Sum[I] > 0)

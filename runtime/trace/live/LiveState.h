@@ -17,6 +17,7 @@
 
 #include "live/Follower.h"
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <string>
@@ -86,12 +87,15 @@ private:
   std::map<const FileFollower *, ProcessView> Procs;
   std::vector<WatchView> Watches;
   std::map<std::string, size_t> WatchIndex;
-  struct Slice {
-    int64_t EndNs;
-    size_t Category;
-    int64_t SelfNs;
+  /// Self time per category of the regions that ended in one bucket of
+  /// time (a hundredth of the window): memory by the window, not by the
+  /// number of records in it.
+  struct Bucket {
+    int64_t Index; ///< its start / BucketNs
+    std::vector<int64_t> SelfNs;
   };
-  std::deque<Slice> Window;
+  std::deque<Bucket> Window;
+  int64_t bucketNs() const { return std::max<int64_t>(1, WindowNs / 100); }
   std::vector<std::string> Categories;
   std::map<std::string, size_t, std::less<>> CategoryIndex;
   ProcessView &view(const FileFollower &F);
