@@ -151,8 +151,9 @@ std::vector<std::string> dashboard(const LiveState &S, const LiveStatus &St,
   const ProcessView *Lead = lead(S);
   std::string Prog = Lead ? progress(*Lead) : "";
   L.push_back(Prog.empty() ? "no epoch or step args seen yet"
-                           : Prog + "   (" + std::to_string(Lead->Steps) +
-                                 " steps seen)");
+              : Lead->HasStep
+                  ? Prog + "   (" + std::to_string(Lead->Steps) + " steps seen)"
+                  : Prog);
   // RATES: the training rates (items/s: train, loading, compute) go on
   // this line once `items:` probes are recorded (issue 16 item 1).
   L.push_back("rates   items/s need probes with 'items:' (docs/live.md)");
@@ -233,7 +234,9 @@ std::string plainLine(const LiveState &S, const LiveStatus &St) {
   }
   std::string Prog = progress(*Lead);
   if (!Prog.empty())
-    Out += " " + Prog + " steps " + std::to_string(Lead->Steps);
+    Out += " " + Prog;
+  if (Lead->HasStep)
+    Out += " steps " + std::to_string(Lead->Steps);
   auto Watches = S.watches();
   for (size_t I = 0; I < Watches.size() && I < 4; ++I)
     Out +=

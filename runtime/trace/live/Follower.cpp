@@ -103,15 +103,19 @@ struct FileFollower::Impl : RecordSink {
 };
 
 bool FileFollower::Impl::readHeader(uint64_t Size) {
-  if (Size < format::FileHeaderSize)
-    return false;
-  const uint8_t *H = bytes(0, format::FileHeaderSize);
-  if (!H)
-    return false;
-  if (std::memcmp(H, format::Magic, 8) != 0) {
+  // A header still being written is waited for; one whose first bytes
+  // already differ from the magic is not a trace.
+  size_t Have = static_cast<size_t>(std::min<uint64_t>(Size, 8));
+  const uint8_t *H = Have ? bytes(0, Have) : nullptr;
+  if (H && std::memcmp(H, format::Magic, Have) != 0) {
     fail("not a sonde trace (bad magic)");
     return false;
   }
+  if (Size < format::FileHeaderSize)
+    return false;
+  H = bytes(0, format::FileHeaderSize);
+  if (!H)
+    return false;
   T.VersionMajor = static_cast<uint16_t>(H[8] | (H[9] << 8));
   T.VersionMinor = static_cast<uint16_t>(H[10] | (H[11] << 8));
   if (T.VersionMajor != format::Major) {
@@ -375,13 +379,10 @@ size_t Follower::poll(LiveSink &Sink) {
 bool Follower::allEnded() const {
   if (Files.empty())
     return false;
-  bool AnyEnded = false;
-  for (const auto &F : Files) {
+  for (const auto &F : Files)
     if (!F->ended() && !F->failed())
       return false;
-    AnyEnded |= F->ended();
-  }
-  return AnyEnded;
+  return true;
 }
 
 std::vector<std::string> Follower::takeNotes() {

@@ -93,7 +93,8 @@ public:
   const std::vector<std::unique_ptr<FileFollower>> &files() const {
     return Files;
   }
-  /// Every file followed has ended (and there is at least one).
+  /// Every file followed has ended or cannot be followed (and there is at
+  /// least one).
   bool allEnded() const;
   /// Problems to say once each (a file that cannot be followed, a
   /// directory that cannot be read); taken by the caller.
