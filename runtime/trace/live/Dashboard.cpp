@@ -124,7 +124,7 @@ std::string sparkline(const std::deque<double> &Values, size_t Width) {
       continue;
     }
     int Level =
-        Hi > Lo ? static_cast<int>((V - Lo) / (Hi - Lo) * 7.0 + 0.5) : 3;
+        Hi > Lo ? static_cast<int>(std::lround((V - Lo) / (Hi - Lo) * 7.0)) : 3;
     Out += Bars[std::clamp(Level, 0, 7)];
   }
   return Out;
@@ -194,7 +194,7 @@ std::vector<std::string> dashboard(const LiveState &S, const LiveStatus &St,
     double Share = Total ? double(Cats[I].second) / double(Total) : 0;
     char Pct[16];
     std::snprintf(Pct, sizeof Pct, "%5.1f%%", Share * 100);
-    size_t Fill = static_cast<size_t>(Share * double(BarWidth) + 0.5);
+    auto Fill = static_cast<size_t>(std::lround(Share * double(BarWidth)));
     std::string Bar;
     for (size_t B = 0; B < Fill; ++B)
       Bar += Bars[7];

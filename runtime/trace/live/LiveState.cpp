@@ -129,6 +129,7 @@ void LiveState::event(const FileFollower &F, const Event &E) {
 
 std::vector<const ProcessView *> LiveState::processes() const {
   std::vector<const ProcessView *> Out;
+  Out.reserve(Procs.size());
   for (const auto &KV : Procs)
     Out.push_back(&KV.second);
   std::sort(Out.begin(), Out.end(),
@@ -140,6 +141,7 @@ std::vector<const ProcessView *> LiveState::processes() const {
 
 std::vector<const WatchView *> LiveState::watches() const {
   std::vector<const WatchView *> Out;
+  Out.reserve(Watches.size());
   for (const WatchView &W : Watches)
     Out.push_back(&W);
   // Loss first, then in the order first seen (their place in Watches).
