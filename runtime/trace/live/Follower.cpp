@@ -357,13 +357,40 @@ void Follower::scan(const std::string &Dir) {
   }
   closedir(D);
   std::sort(Found.begin(), Found.end());
-  for (const std::string &F : Found)
-    addFile(F);
+  size_t Skipped = 0;
+  for (const std::string &F : Found) {
+    if (FirstScan && std::find(Old.begin(), Old.end(), F) == Old.end() &&
+        std::none_of(Files.begin(), Files.end(),
+                     [&](const auto &Fol) { return Fol->path() == F; })) {
+      // Read it through once, records discarded: an earlier run's file
+      // has its End block already.
+      struct Discard : LiveSink {
+        void event(const FileFollower &, const Event &) override {}
+      } None;
+      FileFollower Probe(F);
+      for (int Pass = 0; Pass < 100 && Probe.poll(None) != 0; ++Pass)
+        if (Probe.ended())
+          break;
+      if (Probe.ended()) {
+        Old.push_back(F);
+        ++Skipped;
+        continue;
+      }
+    }
+    if (std::find(Old.begin(), Old.end(), F) == Old.end())
+      addFile(F);
+  }
+  if (Skipped)
+    Notes.push_back(Dir + ": " + std::to_string(Skipped) + " trace" +
+                    (Skipped == 1 ? " of a process" : "s of processes") +
+                    " that had ended before 'sonde live' started, not " +
+                    "followed");
 }
 
 size_t Follower::poll(LiveSink &Sink) {
   for (const std::string &Dir : Dirs)
     scan(Dir);
+  FirstScan = false;
   size_t Blocks = 0;
   for (const auto &F : Files) {
     bool WasFailed = F->failed();

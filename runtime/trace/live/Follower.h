@@ -79,7 +79,11 @@ private:
   std::unique_ptr<Impl> I;
 };
 
-/// Trace files and directories of them, followed together.
+/// Trace files and directories of them, followed together. The files a
+/// directory holds when the follower starts whose process has already
+/// ended belong to an earlier run: they are not followed (a job started in
+/// a directory of old traces must not end the command at once). Files
+/// named as such, and every file that appears later, are.
 class Follower {
 public:
   /// `Inputs`: .sonde files (which may not exist yet) and directories.
@@ -105,6 +109,10 @@ private:
   std::vector<std::unique_ptr<FileFollower>> Files;
   std::vector<std::string> Notes;
   std::vector<std::string> NotedDirs;
+  /// Files of the directories' first scan whose process had already ended:
+  /// an earlier run's, not followed (said once).
+  std::vector<std::string> Old;
+  bool FirstScan = true;
   void addFile(const std::string &Path);
   void scan(const std::string &Dir);
 };

@@ -196,6 +196,39 @@ TEST(Follower, AFileThatAppearsInADirectoryIsFollowed) {
   EXPECT_TRUE(F.takeNotes().empty());
 }
 
+TEST(Follower, AnEarlierRunsFinishedTracesAreNotFollowed) {
+  std::string Bytes = corpusFile("every-kind.sonde");
+  TempDir D;
+  append(D.Path + "/old-0-1.sonde", Bytes); // ended: skipped
+  append(D.Path + "/running-0-2.sonde", Bytes.substr(0, Bytes.size() - 3));
+  Follower F({D.Path});
+  Collect C;
+  F.poll(C);
+  ASSERT_EQ(F.files().size(), 1u);
+  EXPECT_EQ(F.files()[0]->path(), D.Path + "/running-0-2.sonde");
+  std::vector<std::string> Notes = F.takeNotes();
+  ASSERT_EQ(Notes.size(), 1u);
+  EXPECT_NE(Notes[0].find("1 trace of a process that had ended before"),
+            std::string::npos)
+      << Notes[0];
+  EXPECT_FALSE(F.allEnded()); // the old one does not end the command
+  EXPECT_EQ(C.Started, 1);    // the running one from its first byte
+  // A file that appears later is followed even when it has ended already
+  // (a short process, all of it between two looks).
+  append(D.Path + "/short-0-3.sonde", Bytes);
+  append(D.Path + "/running-0-2.sonde", Bytes.substr(Bytes.size() - 3));
+  F.poll(C);
+  EXPECT_EQ(F.files().size(), 2u);
+  EXPECT_EQ(C.Ended, 2);
+  EXPECT_TRUE(F.allEnded());
+  // Named as a file, a finished trace is followed.
+  Follower Named({D.Path + "/old-0-1.sonde"});
+  Collect N;
+  Named.poll(N);
+  EXPECT_EQ(N.Ended, 1);
+  EXPECT_TRUE(Named.allEnded());
+}
+
 TEST(Follower, AFileThatIsNotATraceIsSaidOnce) {
   TempDir D;
   std::string Path = D.Path + "/bad.sonde";
