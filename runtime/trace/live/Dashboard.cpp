@@ -150,6 +150,8 @@ std::vector<std::string> dashboard(const LiveState &S, const LiveStatus &St,
   // Epoch and step.
   const ProcessView *Lead = lead(S);
   std::string Prog = Lead ? progress(*Lead) : "";
+  if (!Prog.empty() && Procs.size() > 1)
+    Prog = "rank " + std::to_string(Lead->Rank) + ": " + Prog;
   L.push_back(Prog.empty() ? "no epoch or step args seen yet"
               : Lead->HasStep
                   ? Prog + "   (" + std::to_string(Lead->Steps) + " steps seen)"
