@@ -278,6 +278,14 @@ size_t FileFollower::poll(LiveSink &Sink) {
   auto Size = static_cast<uint64_t>(St.st_size);
   if (!S.HeaderRead && !S.readHeader(Size))
     return 0;
+  if (Size < S.Pos) {
+    // The writer cut the file back to its last whole block after a failed
+    // write (a full disk): what it writes next goes there.
+    S.Problem = Path + ": cut back from byte " + std::to_string(S.Pos) +
+                " to " + std::to_string(Size) +
+                " (a failed write); the records read past it were shown";
+    S.Pos = std::max<uint64_t>(Size, format::FileHeaderSize);
+  }
   S.Out = &Sink;
   size_t Blocks = 0;
   while (!S.Failed && !S.T.Process.Ended && S.block(Size))

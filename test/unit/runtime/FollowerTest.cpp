@@ -229,6 +229,25 @@ TEST(Follower, AnEarlierRunsFinishedTracesAreNotFollowed) {
   EXPECT_TRUE(Named.allEnded());
 }
 
+TEST(Follower, AFileCutBackAfterAFailedWriteIsReadOnFromTheCut) {
+  std::string Bytes = corpusFile("every-kind.sonde");
+  TempDir D;
+  std::string Path = D.Path + "/t.sonde";
+  append(Path, Bytes.substr(0, Bytes.size() - 3));
+  FileFollower F(Path);
+  Collect C;
+  F.poll(C);
+  size_t First = firstBlockEnd(Bytes);
+  ASSERT_GT(F.offset(), First);
+  // The writer cuts back to a block boundary (TraceFile.cpp, writeFailed).
+  ASSERT_EQ(truncate(Path.c_str(), static_cast<off_t>(First)), 0);
+  F.poll(C);
+  EXPECT_FALSE(F.failed());
+  EXPECT_NE(F.problem().find("cut back from byte"), std::string::npos)
+      << F.problem();
+  EXPECT_EQ(F.offset(), First);
+}
+
 TEST(Follower, AFileThatIsNotATraceIsSaidOnce) {
   TempDir D;
   std::string Path = D.Path + "/bad.sonde";
