@@ -8,6 +8,7 @@ with a generous bound, never a sleep that assumes a speed.
   check_live.py growing SONDE LIVE_STEPS
   check_live.py nan SONDE LIVE_STEPS
   check_live.py tmux SONDE MNIST_SONDE MNIST_DATA
+  check_live.py keys SONDE
 """
 import json
 import os
@@ -238,8 +239,53 @@ def tmux(sonde, mnist, data):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def keys(sonde):
+    """q and Ctrl-C end the dashboard (exit 0), with the cursor shown again
+    and the terminal's echo back."""
+    if not shutil.which("tmux"):
+        print("tmux is not installed (scripts/install-deps installs it); "
+              "skipped")
+        sys.exit(77)
+    tmp = tempfile.mkdtemp(prefix="sonde-live-keys-")
+    tm = []
+    try:
+        for n, key in enumerate(("q", "C-c")):
+            # A server per key: one being killed may not take a new session.
+            session = f"sonde-live-keys-{os.getpid()}-{n}"
+            tm = ["tmux", "-L", session]
+            rc_file = os.path.join(tmp, f"rc-{key}")
+            subprocess.run([*tm, "new-session", "-d", "-s", session, "-x",
+                            "80", "-y", "24",
+                            f"{sonde} live {tmp}/none; echo $? > {rc_file}; "
+                            "stty -a > " + rc_file + ".stty; sleep 600"],
+                           check=True)
+
+            def screen():
+                return subprocess.run([*tm, "capture-pane", "-p", "-t",
+                                       session], capture_output=True,
+                                      text=True, check=True).stdout
+            wait_for("the dashboard", lambda: "waiting for trace files in"
+                     in screen() and "q or Ctrl-C quits" in screen())
+            subprocess.run([*tm, "send-keys", "-t", session, key],
+                           check=True)
+            wait_for(f"sonde live to exit on {key}",
+                     lambda: os.path.exists(rc_file + ".stty"))
+            rc = open(rc_file).read().strip()
+            if rc != "0":
+                fail(f"exit {rc} on {key}")
+            stty = open(rc_file + ".stty").read()
+            if " echo " not in f" {stty} " or "-icanon" in stty:
+                fail(f"the terminal was not put back after {key}: {stty}")
+            subprocess.run([*tm, "kill-server"], capture_output=True)
+        print("keys: q and Ctrl-C end the dashboard, terminal restored")
+    finally:
+        if tm:
+            subprocess.run([*tm, "kill-server"], capture_output=True)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 if __name__ == "__main__":
     mode = sys.argv[1]
     args = [os.path.abspath(a) if os.path.exists(a) else a
             for a in sys.argv[2:]]
-    {"growing": growing, "nan": nan, "tmux": tmux}[mode](*args)
+    {"growing": growing, "nan": nan, "tmux": tmux, "keys": keys}[mode](*args)
