@@ -198,22 +198,33 @@ def tmux(sonde, mnist, data):
         prog = subprocess.Popen([mnist, data, "--epochs", "2", "--checkpoint",
                                  os.path.join(tmp, "model.pt")], env=env,
                                 cwd=tmp, stdout=subprocess.DEVNULL)
-        seen = []
-        for _ in range(3):
-            # Let it train until the screen shows more steps and another
-            # loss than last time, then hold it still and read the screen.
-            prev = seen[-1] if seen else (0, None, "")
-            wait_for("the dashboard to show new steps and a new loss",
-                     lambda: (lambda v: v and v[0] > prev[0] and
-                              v[1] != prev[1])(shown()))
-            prog.send_signal(signal.SIGSTOP)
-            v = shown()
-            if prog.poll() is not None:
-                fail("training ended before the screen was read")
-            seen.append(v)
-            if "1 running" not in v[2]:
-                fail("the dashboard does not say the process runs:\n" + v[2])
+        # Training runs in slices of 0.2 s; between them it is stopped
+        # (SIGSTOP: its writer too) while the screen catches up with what
+        # was written and is read. However fast or slow the machine, the
+        # screen is read while the process still runs, three times with
+        # more steps and another loss each time.
+        seen, until = [], time.monotonic() + 600
+        while len(seen) < 3:
+            if time.monotonic() > until:
+                fail("600 s without three readings of the dashboard")
             prog.send_signal(signal.SIGCONT)
+            time.sleep(0.2)
+            prog.send_signal(signal.SIGSTOP)
+            if prog.poll() is not None:
+                fail("training ended before the dashboard showed its step "
+                     f"and loss advance three times (seen: {seen})")
+            prev = seen[-1] if seen else (0, None, "")
+            catch_up = time.monotonic() + 10
+            while time.monotonic() < catch_up:
+                v = shown()
+                if v and v[0] > prev[0] and v[1] != prev[1]:
+                    if "1 running" not in v[2]:
+                        fail("the dashboard does not say the process "
+                             "runs:\n" + v[2])
+                    seen.append(v)
+                    break
+                time.sleep(0.1)
+        prog.send_signal(signal.SIGCONT)
         if prog.wait(timeout=600) != 0:
             fail(f"the mnist example exited with {prog.returncode}")
         wait_for("sonde live to exit when training ended",
