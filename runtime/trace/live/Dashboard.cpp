@@ -239,6 +239,8 @@ std::string plainLine(const LiveState &S, const LiveStatus &St) {
     Out += " " + Prog;
   if (Lead->HasStep)
     Out += " steps " + std::to_string(Lead->Steps);
+  // RATES: the train rate (items/s) goes here, after the steps, once
+  // `items:` probes are recorded (issue 16 item 1).
   auto Watches = S.watches();
   for (size_t I = 0; I < Watches.size() && I < 4; ++I)
     Out +=
