@@ -110,6 +110,27 @@ void readMaxBytes() {
   TheConfig.MaxBytes = Bytes;
 }
 
+void readFlushDelay() {
+  const char *V = std::getenv("SONDE_FLUSH_DELAY");
+  if (!V)
+    return;
+  uint64_t Ns = 0;
+  if (!env::parseMillis(V, Ns)) {
+    refuse("SONDE_FLUSH_DELAY", V,
+           "is not a duration (digits and an optional unit, ms or s)", "500ms");
+    return;
+  }
+  if (Ns < env::MinFlushDelayNs || Ns > env::MaxFlushDelayNs) {
+    bool Low = Ns < env::MinFlushDelayNs;
+    refuse("SONDE_FLUSH_DELAY", V,
+           Low ? "is less than the writer can keep (50ms)"
+               : "is more than an hour (3600s)",
+           Low ? "50ms" : "3600s");
+    Ns = Low ? env::MinFlushDelayNs : env::MaxFlushDelayNs;
+  }
+  TheConfig.FlushDelayNs = Ns;
+}
+
 /// Rank, local rank and world size from the launchers' variables
 /// (World.h), each refused value or disagreement said in one line.
 void readWorld() {
@@ -156,6 +177,7 @@ void readConfig() {
   }
   readBuffer();
   readMaxBytes();
+  readFlushDelay();
   readWorld();
   readClockShift();
   if (const char *V = std::getenv("SONDE_OUTPUT"); V && *V) {
