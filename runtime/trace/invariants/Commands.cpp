@@ -247,6 +247,8 @@ int runInvariantCommand(int Argc, char **Argv) {
             [&] { In.endTrace(); }))
       return 2;
     std::vector<Invariant> Invs = In.finish();
+    for (const std::string &N : In.notes())
+      diag("warning", N);
     bool ToFile = !Output.empty() && Output != "-";
     std::FILE *Out = stdout;
     if (ToFile) {
@@ -280,6 +282,8 @@ int runInvariantCommand(int Argc, char **Argv) {
           [&] { C.endTrace(); }))
     return 2;
   CheckReport R = C.finish();
+  for (const std::string &N : R.Notes)
+    diag("warning", N);
   if (Json)
     printJson(R, stdout);
   else

@@ -35,6 +35,9 @@ Inferrer::~Inferrer() = default;
 void Inferrer::observe(const Trace &T, const Event &E) { P->F->observe(T, E); }
 void Inferrer::endTrace() { P->F->endTrace(); }
 size_t Inferrer::traces() const { return P->F->traces(); }
+const std::vector<std::string> &Inferrer::notes() const {
+  return P->F->notes();
+}
 
 std::vector<Invariant> Inferrer::finish() {
   P->F->endTrace();
@@ -88,6 +91,7 @@ CheckReport Checker::finish() {
   CheckReport R;
   R.Records = P->F->records();
   R.Traces = P->F->traces();
+  R.Notes = P->F->notes();
   std::vector<std::pair<std::pair<uint64_t, uint64_t>, Violation>> Found;
   uint64_t Order = 0;
   for (auto &C : P->Checks)

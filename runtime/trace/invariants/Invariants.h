@@ -80,6 +80,8 @@ struct CheckReport {
   size_t Unexercised = 0; ///< invariants no record of the traces touched
   uint64_t Records = 0;
   size_t Traces = 0;
+  /// What could not be checked, and why (a warning each).
+  std::vector<std::string> Notes;
 };
 
 /// Learns invariants from good traces. For each trace: observe() each of
@@ -94,6 +96,9 @@ public:
   /// The invariants kept, sorted by family, relation and subject.
   std::vector<Invariant> finish();
   size_t traces() const;
+  /// What could not be learned from these traces, and why (a warning
+  /// each).
+  const std::vector<std::string> &notes() const;
 
 private:
   struct Impl;
