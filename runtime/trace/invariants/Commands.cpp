@@ -3,6 +3,7 @@
 //   sonde infer TRACE... [-o invariants.yaml] [--min-support N]
 //                        [--range-margin X]
 //   sonde check TRACE... --invariants invariants.yaml [--json]
+//                        [--follow [--interval S] [--idle S]]
 //
 // Both read each trace and hand its events, one at a time and in order, to
 // an Inferrer or a Checker (Invariants.h), fed by the one loop here,
@@ -13,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Export.h"
+#include "Follow.h"
 #include "Invariants.h"
 #include "Json.h"
 
@@ -42,11 +44,15 @@ const char InferUsage[] =
     "See docs/invariants.md.\n";
 
 const char CheckUsage[] =
-    "usage: sonde check TRACE... --invariants FILE [--json]\n\n"
+    "usage: sonde check TRACE... --invariants FILE [--json]\n"
+    "                   [--follow [--interval S] [--idle S]]\n\n"
     "Checks traces against invariants learned by 'sonde infer': each\n"
     "violation in words, with the first record that breaks it and how many\n"
     "do. Exit status: 0 none, 1 a violation, 2 a usage error or an input\n"
-    "that cannot be read. See docs/invariants.md.\n";
+    "that cannot be read. --follow: check the traces while they are\n"
+    "written, again every time they grow (polled every --interval S\n"
+    "seconds, default 1), until every one has ended or none grew for\n"
+    "--idle S seconds (default 60). See docs/invariants.md.\n";
 
 int usage(bool Infer, const std::string &Msg) {
   diag("error", Msg);
@@ -176,8 +182,9 @@ int runInvariantCommand(int Argc, char **Argv) {
   bool Infer = std::strcmp(Argv[1], "infer") == 0;
   std::vector<std::string> Inputs;
   std::string Output, InvPath;
-  bool Json = false, Ended = false;
+  bool Json = false, Ended = false, Follow = false;
   InferOptions Opt;
+  FollowOptions FOpt;
   for (int I = 2; I < Argc; ++I) {
     std::string A = Argv[I];
     if (Ended || A.empty() || A[0] != '-' || A == "-") {
@@ -199,15 +206,16 @@ int runInvariantCommand(int Argc, char **Argv) {
       Value = A.substr(Eq + 1);
       Inline = true;
     }
-    if (!Infer && Flag == "--json") {
+    if (!Infer && (Flag == "--json" || Flag == "--follow")) {
       if (Inline)
-        return usage(Infer, "'--json' takes no value");
-      Json = true;
+        return usage(Infer, "'" + Flag + "' takes no value");
+      (Flag == "--json" ? Json : Follow) = true;
       continue;
     }
     bool Known = Infer ? (Flag == "-o" || Flag == "--output" ||
                           Flag == "--min-support" || Flag == "--range-margin")
-                       : Flag == "--invariants";
+                       : (Flag == "--invariants" || Flag == "--interval" ||
+                          Flag == "--idle");
     if (!Known)
       return usage(Infer, "unknown option '" + A + "' for '" + Argv[1] + "'");
     if (!Inline) {
@@ -229,6 +237,14 @@ int runInvariantCommand(int Argc, char **Argv) {
         return usage(Infer, "'--range-margin' needs a number >= 0, not '" +
                                 Value + "'");
       Opt.RangeMargin = X;
+    } else if (Flag == "--interval" || Flag == "--idle") {
+      double X = std::strtod(Value.c_str(), &End);
+      if (Value.empty() || *End || !(X > 0 && X <= 86400))
+        return usage(Infer, "'" + Flag +
+                                "' needs a number of seconds in (0, 86400], "
+                                "not '" +
+                                Value + "'");
+      (Flag == "--interval" ? FOpt.IntervalSeconds : FOpt.IdleSeconds) = X;
     } else if (Flag == "--invariants") {
       InvPath = Value;
     } else {
@@ -275,13 +291,19 @@ int runInvariantCommand(int Argc, char **Argv) {
     diag("error", Error);
     return 2;
   }
-  Checker C(Invs);
-  if (!readEach(
-          Inputs, Files,
-          [&](const Trace &T, const Event &E) { C.observe(T, E); },
-          [&] { C.endTrace(); }))
-    return 2;
-  CheckReport R = C.finish();
+  CheckReport R;
+  if (Follow) {
+    if (!followCheck(Inputs, Invs, FOpt, R))
+      return 2;
+  } else {
+    Checker C(Invs);
+    if (!readEach(
+            Inputs, Files,
+            [&](const Trace &T, const Event &E) { C.observe(T, E); },
+            [&] { C.endTrace(); }))
+      return 2;
+    R = C.finish();
+  }
   for (const std::string &N : R.Notes)
     diag("warning", N);
   if (Json)
