@@ -59,9 +59,10 @@ def measure(build, name, rounds, tmp):
     program = os.path.join(build, "examples", prog)
     data = os.path.join(build, "examples", "mnist-data")
     if not os.access(program, os.X_OK):
-        print("bench/invariants.py: %s not measured: %s is not built"
-              % (name, program), file=sys.stderr)
-        return {}
+        why = "%s is not built (it needs libtorch and the plugin)" % program
+        print("bench/invariants.py: %s not measured: %s" % (name, why),
+              file=sys.stderr)
+        return {"not_measured": {"invariants.%s_*" % name: why}}
     traces = []
     for seed in range(1, 11):
         d = os.path.join(tmp, "%s%d" % (name, seed))
@@ -118,8 +119,10 @@ def measure(build, name, rounds, tmp):
             k + "inproc_check_only_mrec_s": b["check_only_mrec_s"],
         }
     else:
-        print("bench/invariants.py: %s not built: no in-process figures"
-              % bench, file=sys.stderr)
+        why = "%s is not built (Google Benchmark's directory)" % bench
+        print("bench/invariants.py: no in-process figures: " + why,
+              file=sys.stderr)
+        inproc = {"not_measured": {k + "inproc_*": why}}
     return {
         k + "infer_10_traces_s": med(infer_wall),
         k + "infer_10_traces_cpu_s": med(infer_cpu),
@@ -156,10 +159,12 @@ def main():
     out = args[1] if len(args) > 1 else None
     if not os.access(os.path.join(build, "runtime", "sonde"), os.X_OK):
         sys.exit("bench/invariants.py: %s/runtime/sonde is not built" % build)
-    fig = {}
+    fig, missing = {}, {}
     with tempfile.TemporaryDirectory(prefix="sonde-inv-bench-") as tmp:
         for name in WORKLOADS:
-            fig.update(measure(build, name, rounds, tmp))
+            part = measure(build, name, rounds, tmp)
+            missing.update(part.pop("not_measured", {}))
+            fig.update(part)
     # The headline figures (issue 17): the value-heavy MNIST workload.
     for head, part in (("check_mrec_s", "check_records_per_s"),
                        ("check_only_mrec_s", "inproc_check_only_mrec_s"),
@@ -169,9 +174,12 @@ def main():
             fig["invariants." + head] = v / 1e6 if "records" in part else v
     for k, v in fig.items():
         print("%-46s %s" % (k, "%.4g" % v if isinstance(v, float) else v))
+    for k, why in missing.items():
+        print("%-46s not measured: %s" % (k, why))
     if out:
         with open(out, "w") as f:
-            json.dump(fig, f, indent=1)
+            json.dump(dict(fig, not_measured=missing) if missing else fig, f,
+                      indent=1)
     return 0
 
 

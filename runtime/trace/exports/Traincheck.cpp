@@ -273,8 +273,8 @@ void stateRecord(JsonOut &J, const Trace &T, const Event &E, const SiteInfo &S,
 
 /// One line of TrainCheck's trace: an API call's pre or post record, a
 /// state or variable record, or a region as a call.
-void writeLine(JsonOut &J, const Trace &T, const ProcessInfo &P, const Event &E,
-               const TcLine &L, TcState &St) {
+static void writeLine(JsonOut &J, const Trace &T, const ProcessInfo &P,
+                      const Event &E, const TcLine &L, TcState &St) {
   const SiteInfo &S = T.site(E.Site);
   J.open();
   if (S.Kind == SiteKind::Api && E.Kind == EventKind::Watch) {
