@@ -729,3 +729,38 @@ TEST(RelationsRanks, TwoTracesOfOneRankInADirectoryAreSaid) {
   // up from the second job's rank 1 against the first's rank 0.
   EXPECT_EQ(violated(R, "equal"), nullptr) << describe(R);
 }
+
+TEST(RelationsMerge, ChecksOfPartsMergeIntoTheCheckOfTheWhole) {
+  std::vector<Invariant> Invs = learn(goodRuns());
+  Knobs A, B, C;
+  A.Seed = 3;
+  A.NoZeroGradAt = 4;
+  B.Seed = 4;
+  B.FrozenFrom = 2;
+  C.Seed = 5;
+  C.NoZeroGradAt = 1;
+  auto Of = [](std::vector<Knobs> Ks) {
+    std::vector<Trace> Runs;
+    for (const Knobs &K : Ks)
+      Runs.push_back(makeRun(K));
+    return Runs;
+  };
+  CheckReport Whole = checkAll(Invs, Of({A, B, C}));
+  std::vector<CheckReport> Parts;
+  Parts.push_back(checkAll(Invs, Of({A})));
+  Parts.push_back(checkAll(Invs, Of({B, C})));
+  CheckReport Merged = mergeReports(std::move(Parts), Invs.size());
+  EXPECT_EQ(Merged.Records, Whole.Records);
+  EXPECT_EQ(Merged.Traces, Whole.Traces);
+  EXPECT_EQ(Merged.Unexercised, Whole.Unexercised);
+  ASSERT_EQ(Merged.Violations.size(), Whole.Violations.size())
+      << describe(Whole);
+  for (size_t I = 0; I < Whole.Violations.size(); ++I) {
+    EXPECT_EQ(Merged.Violations[I].Inv, Whole.Violations[I].Inv);
+    EXPECT_EQ(Merged.Violations[I].Count, Whole.Violations[I].Count);
+    EXPECT_EQ(Merged.Violations[I].First.TracePath,
+              Whole.Violations[I].First.TracePath);
+    EXPECT_EQ(Merged.Violations[I].First.Ts, Whole.Violations[I].First.Ts);
+  }
+  EXPECT_GE(Whole.Violations.size(), 2u);
+}
