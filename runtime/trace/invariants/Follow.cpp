@@ -56,6 +56,12 @@ uint64_t sizes(const std::vector<std::string> &Inputs,
   return Total;
 }
 
+std::string secondsText(double S) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof(Buf), "%g s", S);
+  return Buf;
+}
+
 } // namespace
 
 bool followCheck(const std::vector<std::string> &Inputs,
@@ -66,7 +72,7 @@ bool followCheck(const std::vector<std::string> &Inputs,
   std::set<const Invariant *> Said;
   uint64_t Last = ~uint64_t(0);
   auto Grew = Clock::now();
-  bool Checked = false;
+  std::vector<std::string> Unread; // files the last check could not open
   for (;;) {
     uint64_t Size = sizes(Inputs, Files);
     if (Size != Last) {
@@ -74,11 +80,13 @@ bool followCheck(const std::vector<std::string> &Inputs,
       Grew = Clock::now();
       Checker C(Invs);
       bool AllEnded = !Files.empty();
+      Unread.clear();
       for (const std::string &F : Files) {
         Trace T;
         std::string Error;
         if (!openTrace(F, T, Error)) {
-          AllEnded = false; // its header is not written yet
+          AllEnded = false; // its header may not be written yet
+          Unread.push_back(Error);
           continue;
         }
         for (const Event &E : events(T))
@@ -87,7 +95,6 @@ bool followCheck(const std::vector<std::string> &Inputs,
         AllEnded &= T.Process.Ended;
       }
       Out = C.finish();
-      Checked = true;
       for (const Violation &V : Out.Violations)
         if (Said.insert(V.Inv).second)
           say("violation", V.Inv->Text + " (first: " + V.First.TracePath +
@@ -106,12 +113,19 @@ bool followCheck(const std::vector<std::string> &Inputs,
         return true;
     } else if (Clock::now() - Grew >
                std::chrono::duration<double>(Opt.IdleSeconds)) {
+      // A file that never became a readable trace, or no trace at all, is
+      // an error: a CI check must not pass on what it could not read.
+      for (const std::string &Why : Unread)
+        say("error", Why);
+      if (Out.Traces == 0)
+        say("error", "no trace to check among the inputs after " +
+                         secondsText(Opt.IdleSeconds));
+      if (!Unread.empty() || Out.Traces == 0)
+        return false;
       say("warning",
-          "no trace grew for " + std::to_string(int(Opt.IdleSeconds)) +
-              " s and not every trace has ended: checked as far as they go");
-      if (!Checked)
-        say("error", "no trace to check among the inputs");
-      return Checked;
+          "no trace grew for " + secondsText(Opt.IdleSeconds) +
+              " and not every trace has ended: checked as far as they go");
+      return true;
     }
     std::this_thread::sleep_for(
         std::chrono::duration<double>(Opt.IntervalSeconds));

@@ -22,7 +22,8 @@ struct FollowOptions {
 
 /// Checks the traces the inputs name, again each time they grow, until
 /// every one has ended or none grew for IdleSeconds. `Out`: the last
-/// check's report. False when no trace could ever be read.
+/// check's report. False (said) when, at the end, a file is still not a
+/// readable trace or there is no trace at all.
 bool followCheck(const std::vector<std::string> &Inputs,
                  const std::vector<Invariant> &Invs, const FollowOptions &Opt,
                  CheckReport &Out);

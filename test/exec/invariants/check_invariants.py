@@ -201,7 +201,10 @@ def main():
                     ["infer"], ["infer", third, "--min-support", "0"],
                     ["check", third, "--invariants", inv, "--follow",
                      "--interval", "0"],
-                    ["check", third, "--invariants", inv, "--follow=yes"]):
+                    ["check", third, "--invariants", inv, "--follow=yes"],
+                    # --follow on what never becomes a trace: said, exit 2.
+                    ["check", os.path.join(tmp, "missing"), "--invariants",
+                     inv, "--follow", "--interval", "0.1", "--idle", "0.3"]):
             r = run([args.sonde] + cmd)
             if r.returncode != 2 or r.stdout or "sonde: error:" not in r.stderr:
                 fail("sonde %s: exit %d, stdout %r, stderr %r" % (
