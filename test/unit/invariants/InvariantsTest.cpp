@@ -712,6 +712,29 @@ TEST(RelationsRanks, NeedsRanksSupportAndAChangingValue) {
   EXPECT_NE(findInv(Invs, "fixed", "requires_grad"), nullptr);
 }
 
+TEST(RelationsRanks, PastTheFirstRecordsBlocksAreCompared) {
+  // 2100 records a stream: 1024 compared one by one, then a block of
+  // 1024, then the last 52.
+  Knobs K;
+  K.Steps = 2100;
+  std::vector<Invariant> Invs = learnJobs(K);
+  const Invariant *I = findInv(Invs, "equal", "[fc.weight].hash");
+  ASSERT_NE(I, nullptr);
+  EXPECT_EQ(I->Support, 4200u); // every record of both jobs compared
+  K.Seed = 3;
+  CheckReport Good = checkAll(Invs, job(K, "job3"));
+  EXPECT_TRUE(Good.Violations.empty()) << describe(Good);
+  Knobs Bad = K;
+  Bad.HashSkewFrom = 1500;
+  CheckReport R = checkAll(Invs, job(K, "job4", &Bad));
+  const Violation *V = violated(R, "equal");
+  ASSERT_NE(V, nullptr) << describe(R);
+  EXPECT_EQ(V->Count, 2u); // the block of records 1025..2048, the last 52
+  EXPECT_NE(V->First.Detail.find("records 1025 to 2048"), std::string::npos)
+      << V->First.Detail;
+  EXPECT_EQ(V->First.Rank, 1);
+}
+
 TEST(RelationsRanks, TwoTracesOfOneRankInADirectoryAreSaid) {
   std::vector<Invariant> Invs = learnJobs({});
   Knobs K;
