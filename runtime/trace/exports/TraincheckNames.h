@@ -1,5 +1,4 @@
-//===- TraincheckNames.h - C++ API names as TrainCheck's Python names ---*- C++
-//-*-===//
+//===- TraincheckNames.h - C++ API names as Python names --------*- C++ -*-===//
 //
 // TrainCheck's invariants name Python APIs (`torch.optim.Optimizer.step`,
 // `torch.nn.functional.nll_loss`); sonde records the C++ callee's

@@ -11,10 +11,13 @@
 //  - Every recorded value becomes points of value streams: a site's own
 //    args, a watch's value (structured values: one stream per field), a
 //    model state record per parameter and field, an API call's arguments
-//    and result.
+//    and result. A site's records have one shape record after record: the
+//    Feed keeps it (the names and kinds of the nodes, in preorder, with
+//    their streams), checks each record against it by comparing names,
+//    and builds stream names only when it changes.
 //
 // Memory: the open regions of each thread (each with a table over the
-// sites) and the interned names; nothing per record.
+// sites), the interned names and each site's layout; nothing per record.
 //
 //===----------------------------------------------------------------------===//
 
