@@ -10,6 +10,7 @@
 
 #include "Export.h"
 #include "ProcessFields.h"
+#include "Ranks.h"
 #include "TextOut.h"
 
 #include <algorithm>
@@ -97,6 +98,7 @@ void printSummary(const std::vector<Trace> &Traces, std::FILE *Out) {
                P.Rank, cstr(howEnded(P, Audience::Person)),
                human(P.EndNs - P.StartNs), Tr.Complete ? "" : " (torn file)");
   }
+  ranks::printRanks(Text, ranks::rankTable(Traces));
   if (!T.ByCategory.empty()) {
     Text.raw("\ntime by category (nested regions count in each)\n");
     std::vector<std::pair<std::string, int64_t>> Cats(T.ByCategory.begin(),
