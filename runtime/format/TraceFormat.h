@@ -178,6 +178,19 @@ public:
 
 private:
   __attribute__((noinline)) uint64_t varintSlow() {
+    if (E - P >= 10) { // room for the longest: no bounds check per byte
+      const uint8_t *Q = P;
+      uint64_t V = 0;
+      for (unsigned Shift = 0; Shift < 70; Shift += 7) {
+        uint8_t B = *Q++;
+        V |= static_cast<uint64_t>(B & 0x7f) << Shift;
+        if (!(B & 0x80)) {
+          P = Q;
+          return V;
+        }
+      }
+      return fail();
+    }
     uint64_t V = 0;
     for (unsigned Shift = 0; Shift < 64; Shift += 7) {
       if (P >= E)

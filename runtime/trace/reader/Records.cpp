@@ -376,8 +376,10 @@ void Decoder::events(Cursor &C, const EventsBlock &EB, RecordSink *Out) {
     E.Level = Level;
     E.Iter = Iter;
     E.V = std::move(V);
+    // No context in force (most threads, most of the time): no args.
     std::shared_ptr<const Args> A =
-        argsFor(TD, Kind == EventKind::Region ? Site : 0);
+        TD.Ctx.empty() ? nullptr
+                       : argsFor(TD, Kind == EventKind::Region ? Site : 0);
     E.Ts = bound(toNs(StartTsc));
     if (Kind == EventKind::Region)
       // The end converted as a point, not the length as a length: rounded
