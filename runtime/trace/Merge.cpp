@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Export.h"
+#include "TextOut.h"
 
 #include <algorithm>
 #include <cmath>
@@ -74,21 +75,6 @@ std::string label(const Trace &T) {
          std::to_string(T.Process.Pid) + ")";
 }
 
-/// A duration in the unit that suits it: `250.000 s`, `85.312 us`.
-std::string human(int64_t Ns) {
-  char Buf[32];
-  double V = static_cast<double>(Ns);
-  if (Ns >= 1000000000)
-    std::snprintf(Buf, sizeof Buf, "%.3f s", V / 1e9);
-  else if (Ns >= 1000000)
-    std::snprintf(Buf, sizeof Buf, "%.3f ms", V / 1e6);
-  else if (Ns >= 1000)
-    std::snprintf(Buf, sizeof Buf, "%.3f us", V / 1e3);
-  else
-    std::snprintf(Buf, sizeof Buf, "%lld ns", static_cast<long long>(Ns));
-  return Buf;
-}
-
 /// Hosts (boot groups) placed by a clock exchange (format 1.4): a group one
 /// of whose files measured its CLOCK_MONOTONIC against a rank of another
 /// group, that group being merged too, goes on that group's timeline
@@ -123,13 +109,13 @@ placeByExchange(const std::vector<Trace> &Traces,
     // monotonic clock + OffsetNs is Ref's monotonic clock.
     Placed[Boot] = S.OffsetNs + Ref->second;
     int64_t Abs = S.OffsetNs < 0 ? -S.OffsetNs : S.OffsetNs;
-    Notes.push_back(label(*Best) + ": on another host than rank " +
-                    std::to_string(S.RefRank) +
-                    "; its host placed by its clock " + "exchange with rank " +
-                    std::to_string(S.RefRank) + ": its clock " + human(Abs) +
-                    (S.OffsetNs < 0 ? " ahead" : " behind") + ", within +-" +
-                    human(S.UncertaintyNs) + " (uncertainty " +
-                    std::to_string(S.UncertaintyNs) + " ns)");
+    Notes.push_back(
+        label(*Best) + ": on another host than rank " +
+        std::to_string(S.RefRank) + "; its host placed by its clock " +
+        "exchange with rank " + std::to_string(S.RefRank) + ": its clock " +
+        humanDuration(Abs) + (S.OffsetNs < 0 ? " ahead" : " behind") +
+        ", within +-" + humanDuration(S.UncertaintyNs) + " (uncertainty " +
+        std::to_string(S.UncertaintyNs) + " ns)");
   }
   std::set<std::string> Done;
   for (const auto &[Boot, Off] : Placed) {

@@ -17,8 +17,10 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <string>
 #include <string_view>
 
 namespace sonde::trace {
@@ -90,6 +92,19 @@ private:
   std::FILE *F;
   fmt::memory_buffer Buf;
 };
+
+/// A duration in the unit that suits it, as every table writes one:
+/// `250.000 s`, `85.312 us`, `17 ns`.
+inline std::string humanDuration(int64_t Ns) {
+  double V = static_cast<double>(Ns);
+  if (Ns >= 1000000000)
+    return fmt::format("{:.3f} s", V / 1e9);
+  if (Ns >= 1000000)
+    return fmt::format("{:.3f} ms", V / 1e6);
+  if (Ns >= 1000)
+    return fmt::format("{:.3f} us", V / 1e3);
+  return fmt::format("{} ns", Ns);
+}
 
 } // namespace sonde::trace
 

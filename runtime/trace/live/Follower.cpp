@@ -79,19 +79,7 @@ struct FileFollower::Impl : RecordSink {
 
   /// `Len` bytes at `Off`, or null when the file has fewer.
   const uint8_t *bytes(uint64_t Off, size_t Len) {
-    if (Buf.size() < Len)
-      Buf.resize(Len);
-    size_t Got = 0;
-    while (Got < Len) {
-      ssize_t N = ::pread(Fd, Buf.data() + Got, Len - Got,
-                          static_cast<off_t>(Off + Got));
-      if (N < 0 && errno == EINTR)
-        continue;
-      if (N <= 0)
-        return nullptr;
-      Got += static_cast<size_t>(N);
-    }
-    return Buf.data();
+    return detail::readAt(Fd, Buf, Off, Len);
   }
 
   bool readHeader(uint64_t Size);

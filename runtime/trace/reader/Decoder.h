@@ -43,6 +43,11 @@ using format::Val;
 /// A string of the file: a varint length, then its bytes.
 std::string readStr(Cursor &C);
 
+/// `Len` bytes of the file `Fd` at `Off`, read by pread into `Buf` (grown
+/// as needed), or null when the file has fewer or cannot be read.
+const uint8_t *readAt(int Fd, std::vector<uint8_t> &Buf, uint64_t Off,
+                      size_t Len);
+
 /// The empty arg set, which most events point to.
 const Args &noArgs();
 

@@ -99,21 +99,7 @@ struct TraceStream::Impl {
   /// `Len` bytes at `Off` (within the file), or null when they cannot be
   /// read.
   const uint8_t *bytes(uint64_t Off, size_t Len) {
-    if (Mem)
-      return Mem + Off;
-    if (Buf.size() < Len)
-      Buf.resize(Len);
-    size_t Got = 0;
-    while (Got < Len) {
-      ssize_t N = ::pread(Fd, Buf.data() + Got, Len - Got,
-                          static_cast<off_t>(Off + Got));
-      if (N < 0 && errno == EINTR)
-        continue;
-      if (N <= 0)
-        return nullptr;
-      Got += static_cast<size_t>(N);
-    }
-    return Buf.data();
+    return Mem ? Mem + Off : readAt(Fd, Buf, Off, Len);
   }
 
   bool read(const std::string &Path, std::string &Error);
@@ -288,6 +274,25 @@ void TraceStream::Impl::startEvents() {
   NextBlock = 0;
   Started = true;
 }
+
+namespace detail {
+const uint8_t *readAt(int Fd, std::vector<uint8_t> &Buf, uint64_t Off,
+                      size_t Len) {
+  if (Buf.size() < Len)
+    Buf.resize(Len);
+  size_t Got = 0;
+  while (Got < Len) {
+    ssize_t N =
+        ::pread(Fd, Buf.data() + Got, Len - Got, static_cast<off_t>(Off + Got));
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0)
+      return nullptr;
+    Got += static_cast<size_t>(N);
+  }
+  return Buf.data();
+}
+} // namespace detail
 
 TraceStream::TraceStream() : I(std::make_unique<Impl>()) {}
 TraceStream::~TraceStream() = default;

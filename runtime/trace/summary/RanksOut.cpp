@@ -14,17 +14,6 @@
 namespace sonde::trace::ranks {
 namespace {
 
-std::string human(int64_t Ns) {
-  double V = static_cast<double>(Ns);
-  if (Ns >= 1000000000)
-    return fmt::format("{:.3f} s", V / 1e9);
-  if (Ns >= 1000000)
-    return fmt::format("{:.3f} ms", V / 1e6);
-  if (Ns >= 1000)
-    return fmt::format("{:.3f} us", V / 1e3);
-  return fmt::format("{} ns", Ns);
-}
-
 /// `Ns` of a row's window, per step when it has steps.
 int64_t perStep(const RankRow &R, int64_t Ns) {
   return R.Steps ? Ns / static_cast<int64_t>(R.Steps) : Ns;
@@ -54,17 +43,19 @@ void printRanks(TextOut &Out, const std::optional<RankTable> &Table) {
             "steps", "step", "compute", "comm", "wait", "busy", "overlap");
   for (const RankRow &R : T.Rows)
     Out.print("  {:>6} {:>6} {:>12} {:>12} {:>12} {:>12} {:>12} {:>7.1f}%\n",
-              R.Rank, R.Steps, human(R.stepNs()),
-              human(perStep(R, R.ComputeNs)), human(perStep(R, R.CommNs)),
-              R.CallerSide ? human(perStep(R, R.WaitNs)) : std::string("-"),
-              human(R.busyNs()), overlapPercent(R));
+              R.Rank, R.Steps, humanDuration(R.stepNs()),
+              humanDuration(perStep(R, R.ComputeNs)),
+              humanDuration(perStep(R, R.CommNs)),
+              R.CallerSide ? humanDuration(perStep(R, R.WaitNs))
+                           : std::string("-"),
+              humanDuration(R.busyNs()), overlapPercent(R));
   int64_t SlowBusy = 0;
   for (const RankRow &R : T.Rows)
     if (R.Rank == T.Slowest)
       SlowBusy = R.busyNs();
   Out.print("  slowest rank: {} (busy {}{}, {:.2f}x the median rank); "
             "step time max/median {:.2f}\n",
-            T.Slowest, human(SlowBusy), T.Step.empty() ? "" : " a step",
+            T.Slowest, humanDuration(SlowBusy), T.Step.empty() ? "" : " a step",
             T.Imbalance, T.StepImbalance);
   if (!WithWait)
     Out.raw("  (no caller-side comm probes: wait is not known, busy is the "

@@ -23,17 +23,6 @@ using namespace summary;
 /// A string as printf's "%s" of its c_str() shows it: up to a NUL byte.
 std::string_view cstr(const std::string &S) { return S.c_str(); }
 
-std::string human(int64_t Ns) {
-  double V = static_cast<double>(Ns);
-  if (Ns >= 1000000000)
-    return fmt::format("{:.3f} s", V / 1e9);
-  if (Ns >= 1000000)
-    return fmt::format("{:.3f} ms", V / 1e6);
-  if (Ns >= 1000)
-    return fmt::format("{:.3f} us", V / 1e3);
-  return fmt::format("{} ns", Ns);
-}
-
 std::string shortValue(const Value &V) {
   switch (V.K) {
   case Value::Kind::Int:
@@ -96,7 +85,8 @@ void printSummary(const std::vector<Trace> &Traces, std::FILE *Out) {
     const ProcessInfo &P = Tr.Process;
     Text.print("  {} pid {} rank {}: {}, {}{}\n", cstr(P.Program), P.Pid,
                P.Rank, cstr(howEnded(P, Audience::Person)),
-               human(P.EndNs - P.StartNs), Tr.Complete ? "" : " (torn file)");
+               humanDuration(P.EndNs - P.StartNs),
+               Tr.Complete ? "" : " (torn file)");
   }
   ranks::printRanks(Text, ranks::rankTable(Traces));
   if (!T.ByCategory.empty()) {
@@ -107,7 +97,7 @@ void printSummary(const std::vector<Trace> &Traces, std::FILE *Out) {
               [](const auto &A, const auto &B) { return A.second > B.second; });
     for (const auto &C : Cats) {
       Text.raw("  ");
-      row(Text, {{-16, cstr(C.first)}, {14, human(C.second)}});
+      row(Text, {{-16, cstr(C.first)}, {14, humanDuration(C.second)}});
       Text.put('\n');
     }
   }
@@ -122,13 +112,14 @@ void printSummary(const std::vector<Trace> &Traces, std::FILE *Out) {
                {12, "p99"}});
     Text.put('\n');
     for (const RegionStats &R : T.Regions) {
-      row(Text, {{-16, cstr(R.Cat)},
-                 {-22, cstr(R.Name)},
-                 {9, fmt::format("{}", R.Durs.size())},
-                 {13, human(R.Total)},
-                 {12, human(R.Total / static_cast<int64_t>(R.Durs.size()))},
-                 {12, human(percentile(R.Durs, 0.5))},
-                 {12, human(percentile(R.Durs, 0.99))}});
+      row(Text,
+          {{-16, cstr(R.Cat)},
+           {-22, cstr(R.Name)},
+           {9, fmt::format("{}", R.Durs.size())},
+           {13, humanDuration(R.Total)},
+           {12, humanDuration(R.Total / static_cast<int64_t>(R.Durs.size()))},
+           {12, humanDuration(percentile(R.Durs, 0.5))},
+           {12, humanDuration(percentile(R.Durs, 0.99))}});
       if (R.Unfinished)
         Text.print("  ({} unfinished)", R.Unfinished);
       Text.put('\n');
@@ -182,9 +173,9 @@ void printSummary(const std::vector<Trace> &Traces, std::FILE *Out) {
                  {-22, cstr(A.Caller)},
                  {9, fmt::format("{}", A.Calls)},
                  {7, fmt::format("{}", A.Errors)},
-                 {13, human(A.Total)},
-                 {12, human(percentile(A.Durs, 0.5))},
-                 {12, human(percentile(A.Durs, 0.99))}});
+                 {13, humanDuration(A.Total)},
+                 {12, humanDuration(percentile(A.Durs, 0.5))},
+                 {12, humanDuration(percentile(A.Durs, 0.99))}});
       if (A.Unfinished)
         Text.print("  ({} unfinished)", A.Unfinished);
       Text.put('\n');
