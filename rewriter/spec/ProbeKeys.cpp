@@ -234,6 +234,25 @@ Read readWhen(SpecChecks &C, StringRef Key, const YAML::Node &,
   return Read::Next;
 }
 
+// `items:` (P.Items, P.ItemsLoc): a C++ expression counting the items the
+// region processes (a number, a tensor's first dimension, a container's
+// size; sonde::itemCount).
+Read readItems(SpecChecks &C, StringRef Key, const YAML::Node &,
+               const YAML::Node &V, ProbeDraft &D) {
+  Probe &P = D.P;
+  if (C.scalar(V, Key, P.Items)) {
+    if (P.Items.empty())
+      C.error(C.Pos.valueLoc(V),
+              "'items' needs a C++ expression counting the items the region "
+              "processes ('batch.data', 'batch_size')");
+    else
+      C.checkSpecCode(V, Key, "'" + Key.str() + "'");
+  }
+  P.ItemsLoc = C.Pos.valueLoc(V);
+  D.ItemsNode = V;
+  return Read::Next;
+}
+
 // `every:` (P.Every): record one hit in N.
 Read readEvery(SpecChecks &C, StringRef, const YAML::Node &,
                const YAML::Node &V, ProbeDraft &D) {
@@ -288,6 +307,7 @@ const ProbeKey ProbeKeys[] = {
     {"args", Apis, false, readApiArgs},
     {"context", Regions, false, readContext},
     {"when", All, false, readWhen},
+    {"items", Regions, false, readItems},
     {"every", All, false, readEvery},
     {"summary", Regions, false, readSummary},
     {"enabled", All, false, readEnabled},

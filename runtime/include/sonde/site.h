@@ -119,6 +119,14 @@ constexpr Summary summaryOfFlags(uint8_t Flags) noexcept {
   return static_cast<Summary>((Flags & SummaryMask) >> SummaryShift);
 }
 
+/// The arg under which a region records how many items it processed (the
+/// spec's `items:`, docs/probe-spec.md). Not a C++ identifier, so no `args:`
+/// name or capture can take it. It is the region's own: the reader never
+/// passes it on as context to nested records (a site with `context: true`
+/// keeps it to itself), and `sonde summary` computes rates from it
+/// (docs/rates.md).
+constexpr const char *ItemsArg = "sonde.items";
+
 namespace rt {
 
 /// Tags of the raw value encoding used by watches and args in the ring. The

@@ -155,22 +155,24 @@ std::shared_ptr<const Args> Decoder::argsFor(ThreadDecode &TD,
   if (TD.Valid && TD.CachedOwn == OwnIndex)
     return TD.Cached;
   Args Out;
-  auto Put = [&Out](const Args &A) {
-    for (const auto &KV : A) {
-      auto It = std::find_if(Out.begin(), Out.end(), [&](const auto &O) {
-        return O.first == KV.first;
-      });
-      if (It != Out.end())
-        It->second = KV.second;
-      else
-        Out.push_back(KV);
-    }
+  auto Put = [&Out](const std::pair<std::string, Value> &KV) {
+    auto It = std::find_if(Out.begin(), Out.end(),
+                           [&](const auto &O) { return O.first == KV.first; });
+    if (It != Out.end())
+      It->second = KV.second;
+    else
+      Out.push_back(KV);
   };
+  // A region's item count (sonde::ItemsArg) is its own: nested records
+  // processed no items of their own, and rates would count them twice.
   for (const CtxEntry &E : TD.Ctx)
     if (E.Inherit && &E != Own)
-      Put(E.Values);
+      for (const auto &KV : E.Values)
+        if (KV.first != ItemsArg)
+          Put(KV);
   if (Own)
-    Put(Own->Values);
+    for (const auto &KV : Own->Values)
+      Put(KV);
   TD.Cached =
       Out.empty() ? nullptr : std::make_shared<const Args>(std::move(Out));
   TD.CachedOwn = OwnIndex;
