@@ -240,16 +240,25 @@ Read readWhen(SpecChecks &C, StringRef Key, const YAML::Node &,
 Read readItems(SpecChecks &C, StringRef Key, const YAML::Node &,
                const YAML::Node &V, ProbeDraft &D) {
   Probe &P = D.P;
-  if (C.scalar(V, Key, P.Items)) {
-    if (P.Items.empty())
-      C.error(C.Pos.valueLoc(V),
-              "'items' needs a C++ expression counting the items the region "
-              "processes ('batch.data', 'batch_size')");
-    else
-      C.checkSpecCode(V, Key, "'" + Key.str() + "'");
-  }
+  if (C.scalar(V, Key, P.Items))
+    C.checkSpecCode(V, Key, "'" + Key.str() + "'");
   P.ItemsLoc = C.Pos.valueLoc(V);
   D.ItemsNode = V;
+  return Read::Next;
+}
+
+// `check:` (P.CheckFinite): what the watched value must be; `finite`.
+Read readCheck(SpecChecks &C, StringRef Key, const YAML::Node &,
+               const YAML::Node &V, ProbeDraft &D) {
+  std::string T;
+  if (!C.scalar(V, Key, T))
+    return Read::Next;
+  D.CheckNode = V;
+  if (T == "finite")
+    D.P.CheckFinite = true;
+  else
+    C.error(C.Pos.valueLoc(V), "unknown check '" + T + "'; expected 'finite'",
+            T.size(), "finite");
   return Read::Next;
 }
 
@@ -308,6 +317,7 @@ const ProbeKey ProbeKeys[] = {
     {"context", Regions, false, readContext},
     {"when", All, false, readWhen},
     {"items", Regions, false, readItems},
+    {"check", Regions, false, readCheck},
     {"every", All, false, readEvery},
     {"summary", Regions, false, readSummary},
     {"enabled", All, false, readEnabled},

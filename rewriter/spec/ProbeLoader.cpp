@@ -57,6 +57,9 @@ void checkSection(SpecChecks &C, const Probe &P, const ProbeDraft &D) {
   if (P.Sec == Section::Probes && SummaryNode)
     C.error(C.Pos.valueLoc(*SummaryNode), "'summary' applies to watches only",
             SummaryNode->Scalar().size());
+  if (P.Sec == Section::Probes && D.CheckNode)
+    C.error(C.Pos.valueLoc(*D.CheckNode), "'check' applies to watches only",
+            D.CheckNode->Scalar().size());
   if (P.Sec == Section::Watches && ModeNode)
     C.error(C.Pos.valueLoc(*ModeNode),
             "'mode' applies to regions under 'probes:'",

@@ -25,8 +25,8 @@ constexpr uint16_t Major = 1;
 /// 1.1: the Process block ends with the boot id. 1.2: Level records give
 /// instants and watches their nesting level. 1.3: the Process block ends
 /// with the local rank and the world size (each written plus one, 0: not
-/// given; see worldField) and the launcher's name.
-constexpr uint16_t Minor = 3;
+/// given; see worldField) and the launcher's name. 1.4: Alarm records.
+constexpr uint16_t Minor = 4;
 
 /// A 1.3 Process block's local rank or world size as written: the value
 /// plus one, 0 for one no launcher gave (all ones in memory).
@@ -64,6 +64,10 @@ enum class Ev : uint8_t {
   /// No dt: the "site" bits are the nesting level of the Instant and Watch
   /// records that follow in the block (0 until the first Level record).
   Level = 9,
+  /// dt, value (a Float): a watch with `check: finite` (CheckFinite in
+  /// sonde/site.h) saw this NaN or infinite value (1.4). Its nesting level
+  /// is the block's, as for Watch.
+  Alarm = 10,
 };
 
 constexpr unsigned EvTypeBits = 4;

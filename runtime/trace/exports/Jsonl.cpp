@@ -76,7 +76,7 @@ void exportJsonl(const std::vector<Trace> &Traces, std::FILE *Out) {
       J.key("kind").str(E.Kind == EventKind::Watch && S.Kind == SiteKind::State
                             ? "state"
                         : Api ? "api"
-                              : kindName(E.Kind));
+                              : kindName(E));
       if (Api)
         apiFields(J, S, E.V);
       J.key("cat").str(topCategoryOf(S));
@@ -97,7 +97,9 @@ void exportJsonl(const std::vector<Trace> &Traces, std::FILE *Out) {
         J.key("level").num(static_cast<uint64_t>(E.Level));
       if (E.Iter >= 0)
         J.key("iter").num(E.Iter);
-      if (E.Kind == EventKind::Watch && !Api)
+      if (E.Alarm)
+        J.key("check").str("finite");
+      if ((E.Kind == EventKind::Watch && !Api) || E.Alarm)
         J.key("value").value(E.V);
       if (E.Unfinished)
         J.key("unfinished").raw("true");

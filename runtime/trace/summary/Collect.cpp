@@ -109,7 +109,7 @@ const WatchStats *lossWatch(const Totals &T) {
 
 Totals collect(const std::vector<Trace> &Traces, unsigned WarmupSteps) {
   Totals T;
-  RowIndex ApiIndex, StateIndex, RegionIndex, WatchIndex;
+  RowIndex ApiIndex, StateIndex, RegionIndex, WatchIndex, AlarmIndex;
   RateCounter Rates(WarmupSteps);
   SelfTimeCounter SelfTime;
   for (const Trace &Tr : Traces) {
@@ -117,6 +117,7 @@ Totals collect(const std::vector<Trace> &Traces, unsigned WarmupSteps) {
     SelfTime.beginTrace(Tr);
     // Site id -> stats index, so the per-event work is an array lookup.
     std::vector<size_t> BySite(Tr.Sites.size(), NoRow);
+    std::vector<size_t> AlarmBySite(Tr.Sites.size(), NoRow);
     T.Events += eventCount(Tr);
     T.Threads += Tr.Threads.size();
     T.Dropped += Tr.Process.Dropped;
@@ -145,6 +146,22 @@ Totals collect(const std::vector<Trace> &Traces, unsigned WarmupSteps) {
         break;
       }
       case EventKind::Instant:
+        if (E.Alarm) {
+          // A watch site's own row is its watch's: alarms have their own.
+          AlarmStats &A = rowOf(T.Alarms, AlarmIndex, AlarmBySite[E.Site],
+                                S.Name, S.Function, [&] {
+                                  AlarmStats New;
+                                  New.Name = S.Name;
+                                  New.Func = S.Function;
+                                  New.File = S.File;
+                                  New.Line = S.Line;
+                                  New.First = E.V;
+                                  New.FirstArgs = *E.A;
+                                  return New;
+                                });
+          ++A.Count;
+          break;
+        }
         ++T.Instants[S.Category + "/" + eventName(Tr, E)];
         break;
       case EventKind::Watch: {

@@ -135,6 +135,20 @@ void printSummaryJson(const std::vector<Trace> &Traces, std::FILE *Out,
     J.close();
   }
   J.closeArray();
+  J.key("alarms").openArray();
+  for (const AlarmStats &A : T.Alarms) {
+    J.item().open();
+    J.key("name").str(A.Name);
+    J.key("func").str(A.Func);
+    J.key("file").str(A.File);
+    J.key("line").num(static_cast<uint64_t>(A.Line));
+    J.key("check").str("finite");
+    J.key("count").num(A.Count);
+    J.key("first").value(A.First);
+    J.key("first_args").args(A.FirstArgs);
+    J.close();
+  }
+  J.closeArray();
   J.key("instants").open();
   for (const auto &I : T.Instants)
     J.key(I.first).num(I.second);

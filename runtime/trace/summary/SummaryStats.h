@@ -60,11 +60,21 @@ struct StateStats {
   std::optional<Value> Last;
 };
 
+/// The alarms of one watch site (`check: finite`): how many, and the first.
+struct AlarmStats {
+  std::string Name, Func, File;
+  uint32_t Line = 0;
+  uint64_t Count = 0;
+  Value First;    ///< the first non-finite value
+  Args FirstArgs; ///< the context in force then (epoch, step)
+};
+
 struct Totals {
   std::vector<RegionStats> Regions;
   std::vector<WatchStats> Watches;
   std::vector<ApiStats> Apis;
   std::vector<StateStats> States;
+  std::vector<AlarmStats> Alarms; ///< in the order first raised
   /// Self time per top category, largest first (SelfTime.h).
   std::vector<std::pair<std::string, int64_t>> ByCategory;
   /// The training rates (Rates.h).

@@ -120,6 +120,15 @@ void headline(TextOut &Text, const Totals &T) {
                  human(T.ByCategory[I].second));
     Text.raw(" (self time)\n");
   }
+  for (const AlarmStats &A : T.Alarms) {
+    Text.print(
+        "alarm      {} in {} ({}:{}): {} non-finite value{}, the first {}",
+        cstr(A.Name), cstr(A.Func), cstr(A.File), A.Line, A.Count,
+        A.Count == 1 ? "" : "s", shortValue(A.First));
+    for (const auto &KV : A.FirstArgs)
+      Text.print(" {} {}", cstr(KV.first), shortValue(KV.second));
+    Text.put('\n');
+  }
   if (R.Unfinished)
     Text.print("           ({} step{} left open at exit, not counted)\n",
                R.Unfinished, R.Unfinished == 1 ? "" : "s");
