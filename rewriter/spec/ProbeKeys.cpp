@@ -316,10 +316,10 @@ const ProbeKey ProbeKeys[] = {
     {"args", Apis, false, readApiArgs},
     {"context", Regions, false, readContext},
     {"when", All, false, readWhen},
-    {"items", Regions, false, readItems},
-    {"check", Regions, false, readCheck},
     {"every", All, false, readEvery},
+    {"items", Regions, false, readItems},
     {"summary", Regions, false, readSummary},
+    {"check", Regions, false, readCheck},
     {"enabled", All, false, readEnabled},
     {"mode", Regions, false, readMode},
 };
