@@ -10,11 +10,14 @@
 
 #include "sonde/trace.h"
 
+#include "Export.h"
 #include "summary/Rates.h"
 #include "summary/SelfTime.h"
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -223,6 +226,51 @@ TEST(RatesTest, WarmupLargerThanTheRun) {
   EXPECT_EQ(R.Run.Steps, 0u);
   EXPECT_EQ(R.Run.Train, 0.0);
   EXPECT_TRUE(R.Epochs.empty());
+}
+
+/// What `Write` prints into a FILE, as a string.
+template <class Fn> std::string printed(Fn Write) {
+  char *Buf = nullptr;
+  size_t Len = 0;
+  std::FILE *F = open_memstream(&Buf, &Len);
+  Write(F);
+  std::fclose(F);
+  std::string S(Buf, Len);
+  std::free(Buf);
+  return S;
+}
+
+TEST(RatesTest, SummaryJsonAndReportCarryThem) {
+  Loop L;
+  L.S.region(L.Epoch, 0, 5000, {{"epoch", integer(1)}});
+  for (int I = 0; I < 5; ++I)
+    L.step(1000 * I, 1, I, 64);
+  std::vector<Trace> Ts;
+  Ts.push_back(std::move(L.S.T));
+  std::string Json = printed([&](std::FILE *F) { printSummaryJson(Ts, F, 2); });
+  EXPECT_NE(Json.find("\"rates\":{\"warmup_steps\":2,\"steps\":5,"
+                      "\"unfinished\":0,\"warmup\":{\"steps\":2,"
+                      "\"items\":128,\"train_ns\":2000,\"loading_ns\":200,"
+                      "\"compute_ns\":1600,\"train\":6.4e+07,"),
+            std::string::npos)
+      << Json;
+  EXPECT_NE(Json.find("\"epochs\":[{\"epoch\":\"1\",\"steps\":3,"),
+            std::string::npos)
+      << Json;
+  std::string Text = printed([&](std::FILE *F) { printSummary(Ts, F, 2); });
+  EXPECT_EQ(
+      Text.rfind("steps      5 done, 320 items (warm-up: the first 2 "
+                 "of each process, shown apart)\nitems/s    train "
+                 "64000000.0 | loading 640000000.0 | compute 80000000.0\n",
+                 0),
+      0u)
+      << Text;
+  std::string Error;
+  std::string Html = printed([&](std::FILE *F) {
+    EXPECT_TRUE(writeReport(Ts, {"t", "", 2}, F, Error)) << Error;
+  });
+  EXPECT_NE(Html.find("\"rates\":{\"warmup_steps\":2,\"steps\":5,"),
+            std::string::npos);
 }
 
 TEST(SelfTimeTest, NestedRegionsCountOnce) {
