@@ -3,7 +3,7 @@
 //
 //   dist_mnist [DATA_DIR] [--epochs N] [--batch-size N] [--train-samples N]
 //              [--lr X] [--momentum X] [--bucket-kb N] [--checkpoint PATH]
-//              [--timeout S] [--seed N]
+//              [--timeout S] [--seed N] [--slow-rank R --slow-ms MS]
 //
 // Every rank runs this program. Its rank and the world size come from the
 // launcher: RANK/WORLD_SIZE (torchrun, scripts/sonde-launch), or
@@ -18,7 +18,9 @@
 // forward, backward, one all-reduce per gradient bucket (--bucket-kb groups
 // the gradients, in parameter order, into flat buckets of at most that
 // size; 0: one bucket), the optimizer step. Rank 0 broadcasts the initial
-// parameters, and saves the model once at the end.
+// parameters, and saves the model once at the end. --slow-rank R makes rank
+// R a straggler: its data loader sleeps --slow-ms MS (default 1000) for each
+// batch (the tests check that sonde summary names it; off by default).
 //
 // This file knows nothing of sonde: probes.yaml says where sonde looks.
 
@@ -34,6 +36,7 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 struct Options {
@@ -47,6 +50,8 @@ struct Options {
   std::string checkpoint = "dist-mnist-model.pt";
   size_t timeout_s = 300;
   uint64_t seed = 1;
+  long slow_rank = -1;  // the straggler, or -1 for none
+  size_t slow_ms = 1000;
 };
 
 // The network of examples/mnist (pytorch/examples' MNIST).
@@ -80,8 +85,21 @@ struct Net : torch::nn::Module {
   torch::nn::Linear fc2;
 };
 
+// The batch as it came, late by `ms` milliseconds on the straggler (a slow
+// disk or decoder, as one rank of a real job may have).
+using Examples = std::vector<torch::data::Example<>>;
+struct Delay : torch::data::transforms::BatchTransform<Examples, Examples> {
+  explicit Delay(size_t ms) : ms(ms) {}
+  Examples apply_batch(Examples batch) override {
+    if (ms) std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+    return batch;
+  }
+  size_t ms;
+};
+
 using MnistDataset = torch::data::datasets::MapDataset<
-    torch::data::datasets::MapDataset<torch::data::datasets::MNIST, torch::data::transforms::Normalize<>>,
+    torch::data::datasets::MapDataset<
+        torch::data::datasets::MapDataset<torch::data::datasets::MNIST, torch::data::transforms::Normalize<>>, Delay>,
     torch::data::transforms::Stack<>>;
 using DataLoader =
     torch::data::StatelessDataLoader<MnistDataset, torch::data::samplers::DistributedSequentialSampler>;
@@ -151,6 +169,7 @@ std::unique_ptr<DataLoader> make_loader(const Options& options, const World& wor
                                         size_t& shard) {
   auto dataset = torch::data::datasets::MNIST(options.data_dir, torch::data::datasets::MNIST::Mode::kTrain)
                      .map(torch::data::transforms::Normalize<>(0.1307, 0.3081))
+                     .map(Delay(options.slow_rank == world.rank ? options.slow_ms : 0))
                      .map(torch::data::transforms::Stack<>());
   const size_t available = dataset.size().value();
   if (samples == 0 || samples > available) samples = available;
@@ -302,9 +321,10 @@ Options parse_options(int argc, char** argv) {
       std::printf(
           "usage: dist_mnist [DATA_DIR] [--epochs N] [--batch-size N] [--train-samples N]\n"
           "                  [--lr X] [--momentum X] [--bucket-kb N] [--checkpoint PATH]\n"
-          "                  [--timeout S] [--seed N]\n"
+          "                  [--timeout S] [--seed N] [--slow-rank R --slow-ms MS]\n"
           "Run one per rank: RANK/WORLD_SIZE (or mpirun's OMPI_COMM_WORLD_*), MASTER_ADDR,\n"
-          "MASTER_PORT. --checkpoint '' saves nothing; --bucket-kb 0: one all-reduce a step.\n");
+          "MASTER_PORT. --checkpoint '' saves nothing; --bucket-kb 0: one all-reduce a step.\n"
+          "--slow-rank R: rank R's data loader sleeps --slow-ms MS (1000) per batch.\n");
       std::exit(0);
     } else if (arg == "--epochs" && has_value) {
       options.epochs = parse_size("--epochs", argv[++i]);
@@ -322,6 +342,10 @@ Options parse_options(int argc, char** argv) {
       options.checkpoint = argv[++i];
     } else if (arg == "--timeout" && has_value) {
       options.timeout_s = parse_size("--timeout", argv[++i]);
+    } else if (arg == "--slow-rank" && has_value) {
+      options.slow_rank = static_cast<long>(parse_size("--slow-rank", argv[++i]));
+    } else if (arg == "--slow-ms" && has_value) {
+      options.slow_ms = parse_size("--slow-ms", argv[++i]);
     } else if (arg == "--seed" && has_value) {
       options.seed = parse_size("--seed", argv[++i]);
     } else if (!have_dir && arg.rfind("-", 0) != 0) {

@@ -25,8 +25,12 @@ constexpr uint16_t Major = 1;
 /// 1.1: the Process block ends with the boot id. 1.2: Level records give
 /// instants and watches their nesting level. 1.3: the Process block ends
 /// with the local rank and the world size (each written plus one, 0: not
-/// given; see worldField) and the launcher's name. 1.4: Alarm records.
-constexpr uint16_t Minor = 4;
+/// given; see worldField) and the launcher's name. 1.4: a Clock block may
+/// end with the clock exchange's result: svarint offset (the reference
+/// rank's CLOCK_MONOTONIC minus this process's), varint uncertainty (ns,
+/// either way), varint reference rank, str the reference's boot id. 1.5:
+/// Alarm records.
+constexpr uint16_t Minor = 5;
 
 /// A 1.3 Process block's local rank or world size as written: the value
 /// plus one, 0 for one no launcher gave (all ones in memory).
@@ -65,7 +69,7 @@ enum class Ev : uint8_t {
   /// records that follow in the block (0 until the first Level record).
   Level = 9,
   /// dt, value (a Float): a watch with `check: finite` (CheckFinite in
-  /// sonde/site.h) saw this NaN or infinite value (1.4). Its nesting level
+  /// sonde/site.h) saw this NaN or infinite value (1.5). Its nesting level
   /// is the block's, as for Watch.
   Alarm = 10,
 };

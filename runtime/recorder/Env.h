@@ -24,6 +24,12 @@ constexpr uint64_t MaxRingBytes = uint64_t(256) << 20;
 constexpr uint64_t MinMaxBytes = uint64_t(64) << 10;
 /// The largest rank a file name takes.
 constexpr uint64_t MaxRank = 0x7fffffff;
+/// The bounds and default of SONDE_FLUSH_DELAY, in ns: how long after a
+/// record is made it reaches the file at most. Below 50 ms the writer would
+/// chase the producers' lines; above an hour nobody follows the file.
+constexpr uint64_t MinFlushDelayNs = uint64_t(50) * 1000000;
+constexpr uint64_t MaxFlushDelayNs = uint64_t(3600) * 1000000000;
+constexpr uint64_t DefaultFlushDelayNs = uint64_t(500) * 1000000;
 
 /// The binary unit suffixes, in order of their power of 1024 (1 to 6).
 constexpr char UnitLetters[] = "KMGTPE";
@@ -91,6 +97,27 @@ inline bool parseRank(const char *S, uint64_t &Out) {
   if (!parseDigits(S, P, V) || *P != '\0' || V > MaxRank)
     return false;
   Out = V;
+  return true;
+}
+
+/// A duration: decimal digits and an optional unit, `ms` (the default) or
+/// `s` (`500`, `500ms`, `2s`), into ns. False for anything else (a sign, a
+/// space, a fraction, another unit) and for a value that does not fit.
+inline bool parseMillis(const char *S, uint64_t &OutNs) {
+  if (!S)
+    return false;
+  const char *P = nullptr;
+  uint64_t V = 0;
+  if (!parseDigits(S, P, V))
+    return false;
+  uint64_t Scale = 1000000; // ms
+  if (P[0] == 's' && P[1] == '\0')
+    Scale = 1000000000;
+  else if (!(P[0] == '\0' || (P[0] == 'm' && P[1] == 's' && P[2] == '\0')))
+    return false;
+  if (V > UINT64_MAX / Scale)
+    return false;
+  OutNs = V * Scale;
   return true;
 }
 

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ClockShift.h"
 #include "Env.h"
 #include "Runtime.h"
 #include "World.h"
@@ -109,6 +110,27 @@ void readMaxBytes() {
   TheConfig.MaxBytes = Bytes;
 }
 
+void readFlushDelay() {
+  const char *V = std::getenv("SONDE_FLUSH_DELAY");
+  if (!V)
+    return;
+  uint64_t Ns = 0;
+  if (!env::parseMillis(V, Ns)) {
+    refuse("SONDE_FLUSH_DELAY", V,
+           "is not a duration (digits and an optional unit, ms or s)", "500ms");
+    return;
+  }
+  if (Ns < env::MinFlushDelayNs || Ns > env::MaxFlushDelayNs) {
+    bool Low = Ns < env::MinFlushDelayNs;
+    refuse("SONDE_FLUSH_DELAY", V,
+           Low ? "is less than the writer can keep (50ms)"
+               : "is more than an hour (3600s)",
+           Low ? "50ms" : "3600s");
+    Ns = Low ? env::MinFlushDelayNs : env::MaxFlushDelayNs;
+  }
+  TheConfig.FlushDelayNs = Ns;
+}
+
 /// Rank, local rank and world size from the launchers' variables
 /// (World.h), each refused value or disagreement said in one line.
 void readWorld() {
@@ -123,6 +145,26 @@ void readWorld() {
   TheConfig.LocalRank = W.LocalRank;
   TheConfig.WorldSize = W.Size;
   TheConfig.Launcher = W.Launcher;
+}
+
+/// SONDE_TEST_CLOCK_OFFSET: this rank's simulated host (ClockShift.h).
+void readClockShift() {
+  const char *V = std::getenv("SONDE_TEST_CLOCK_OFFSET");
+  if (!V || !*V)
+    return;
+  const char *Bad = nullptr;
+  size_t BadLen = 0;
+  int64_t Shift = 0;
+  if (!env::parseClockShift(V, TheConfig.Rank, Shift, Bad, BadLen)) {
+    std::fprintf(stderr,
+                 "sonde: SONDE_TEST_CLOCK_OFFSET: '%.*s' is not RANK:NS (a "
+                 "rank, then nanoseconds within +-3600000000000, this rank "
+                 "once); simulating no clock offset\n",
+                 static_cast<int>(BadLen > 80 ? 80 : BadLen), Bad);
+    return;
+  }
+  TheConfig.ClockShiftNs = Shift;
+  TheConfig.StartNs = shiftedClockNs(CLOCK_REALTIME);
 }
 
 void readConfig() {
@@ -141,7 +183,9 @@ void readConfig() {
   }
   readBuffer();
   readMaxBytes();
+  readFlushDelay();
   readWorld();
+  readClockShift();
   if (const char *V = std::getenv("SONDE_OUTPUT"); V && *V) {
     // Refused rather than cut: a cut path names another directory.
     if (std::strlen(V) >= sizeof TheConfig.OutputDir) {
@@ -225,7 +269,7 @@ void afterForkParent() {
 void afterForkChild() {
   if (InitState.load(std::memory_order_acquire) != 2)
     return;
-  TheConfig.StartNs = realtimeNs();
+  TheConfig.StartNs = shiftedClockNs(CLOCK_REALTIME);
   resetRegistryLockInChild();
   resetWriterInChild();
   resetThreadsInChild();

@@ -9,9 +9,11 @@
 #ifndef SONDE_LIB_RUNTIME_H
 #define SONDE_LIB_RUNTIME_H
 
+#include "Env.h"
 #include "sonde/sonde.h"
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <sys/types.h>
 
@@ -40,6 +42,10 @@ struct ThreadRecord {
   uint64_t WrittenDropped = 0;
   /// Records of this thread the writer dropped past SONDE_MAX_BYTES.
   uint64_t CapDropped = 0;
+  /// When the background writer first left records in this ring (its lag
+  /// behind a busy producer), CLOCK_MONOTONIC ns; 0 when it left none.
+  /// Bounds how long a slow producer's records wait (SONDE_FLUSH_DELAY).
+  uint64_t HeldSinceNs = 0;
 };
 
 /// Settings read once from the environment at first use.
@@ -49,13 +55,18 @@ struct Config {
   uint64_t RingBytes = 4u << 20; ///< SONDE_BUFFER_SIZE, a power of two
   char OutputDir[1024] = ".";    ///< SONDE_OUTPUT
   uint64_t MaxBytes = 0;         ///< SONDE_MAX_BYTES; 0: no cap
-  uint64_t Rank = 0;             ///< RANK (or a launcher's rank variable)
-  uint64_t StartNs = 0;          ///< CLOCK_REALTIME at first use (or at fork)
+  /// SONDE_FLUSH_DELAY: a record is in the file at most this long (ns)
+  /// after it is made, while the writer thread runs.
+  uint64_t FlushDelayNs = env::DefaultFlushDelayNs;
+  uint64_t Rank = 0;    ///< RANK (or a launcher's rank variable)
+  uint64_t StartNs = 0; ///< CLOCK_REALTIME at first use (or at fork)
   /// LOCAL_RANK and WORLD_SIZE (or a launcher's), all ones when not given,
   /// and the launcher (World.h: env, openmpi, pmi, slurm; "": none).
   uint64_t LocalRank = ~uint64_t(0);
   uint64_t WorldSize = ~uint64_t(0);
   const char *Launcher = "";
+  /// SONDE_TEST_CLOCK_OFFSET's shift for this rank (a simulated host).
+  int64_t ClockShiftNs = 0;
 };
 
 /// Initializes the runtime once: environment, signal handlers, fork and exit
@@ -118,6 +129,17 @@ void resetWriterInChild() noexcept;
 void openTraceNow() noexcept;
 /// The path of the trace file, or "" if none is open yet.
 const char *tracePath() noexcept;
+
+// --- Clocks (ClockSync.cpp) ------------------------------------------------
+
+/// CLOCK_REALTIME or CLOCK_MONOTONIC in ns, with the simulated shift.
+uint64_t shiftedClockNs(clockid_t Id) noexcept;
+/// The boot id the trace records (ClockShift.h), NUL-terminated.
+void readBootId(char *Out, size_t Size) noexcept;
+/// The clock exchange's result (sonde/detail/ClockSync.h), once there is
+/// one; RefBoot stays valid.
+bool clockSync(int64_t &OffsetNs, int64_t &UncertaintyNs, uint64_t &RefRank,
+               const char *&RefBoot) noexcept;
 
 /// The kernel thread id, cached per thread.
 pid_t currentTid() noexcept;

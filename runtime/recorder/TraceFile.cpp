@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "WriterState.h"
+#include "sonde/detail/ClockSync.h"
 
 #include <cerrno>
 #include <cstring>
@@ -100,14 +101,26 @@ void frameBlock(char *Start, Block B, const char *End) {
     Start[1 + I] = static_cast<char>((Len >> (8 * I)) & 0xff);
 }
 
-/// A Clock block's payload.
+/// A Clock block's payload; from format 1.4 with the clock exchange's
+/// result once there is one.
 char *putClock(WriterState &W, char *P) {
   uint64_t Tsc = now();
-  uint64_t Real = clockNs(CLOCK_REALTIME);
+  uint64_t Real = shiftedClockNs(CLOCK_REALTIME);
   P = putVarint(P, Tsc);
   P = putVarint(P, Real);
-  P = putVarint(P, clockNs(CLOCK_MONOTONIC));
-  W.LastAnchorNs = Real;
+  P = putVarint(P, shiftedClockNs(CLOCK_MONOTONIC));
+  int64_t Offset = 0, Uncertainty = 0;
+  uint64_t RefRank = 0;
+  const char *RefBoot = nullptr;
+  if (clockSync(Offset, Uncertainty, RefRank, RefBoot)) {
+    P = putVarint(P, format::zigzag(Offset));
+    P = putVarint(P, static_cast<uint64_t>(Uncertainty));
+    P = putVarint(P, RefRank);
+    P = putString(P, RefBoot, MaxBootIdBytes);
+  }
+  // The writer times the next anchor on the unshifted wall clock.
+  W.LastAnchorNs =
+      static_cast<uint64_t>(static_cast<int64_t>(Real) - config().ClockShiftNs);
   ++W.Anchors;
   return P;
 }
@@ -174,8 +187,9 @@ bool openFile(WriterState &W) {
   }
   if (W.Fd < 0)
     return openFailed(W, "cannot create the trace file", errno);
-  // Host and program name 256 bytes each, boot id 64, launcher 16,
-  // varints: under it.
+  // Host and program name 256 bytes each, boot id 96, launcher 16, a
+  // clock anchor with an exchange's result (96 + 4 varints), varints:
+  // under it.
   char Pre[format::FileHeaderSize + 2 * format::BlockHeaderSize + 1024] = {};
   std::memcpy(Pre, format::Magic, 8);
   Pre[8] = static_cast<char>(format::Major);
@@ -192,17 +206,9 @@ bool openFile(WriterState &W) {
   P = putString(P, program_invocation_short_name, 256);
   P = putVarint(P, config().StartNs);
   // Format 1.1: the boot id, so `sonde merge` knows which files share
-  // CLOCK_MONOTONIC. open/read only: this may run on the crash path.
-  char Boot[64] = {};
-  int BootFd = ::open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
-  if (BootFd >= 0) {
-    ssize_t N = ::read(BootFd, Boot, sizeof Boot - 1);
-    ::close(BootFd);
-    Boot[N > 0 ? N : 0] = '\0';
-    for (char *C = Boot; *C; ++C)
-      if (*C == '\n')
-        *C = '\0';
-  }
+  // CLOCK_MONOTONIC (a simulated host's, ClockShift.h).
+  char Boot[MaxBootIdBytes];
+  readBootId(Boot, sizeof Boot);
   P = putString(P, Boot, sizeof Boot);
   // Format 1.3: where the process stands in a distributed job.
   P = putVarint(P, format::worldField(config().LocalRank));

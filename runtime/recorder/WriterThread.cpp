@@ -56,8 +56,30 @@ std::atomic<bool> WakeRequested{false};
 /// The most bytes any ring still held after the last pass.
 uint64_t Backlog = 0;
 
-/// One pass over every ring. EXPECTS: the drain lock is held.
-uint64_t pass(WriterState &W, uint64_t Lag = 0) {
+/// The flush guarantee (docs/runtime.md, "Reading a file while it is
+/// written"): a record reaches the file at most SONDE_FLUSH_DELAY (D) after
+/// it is made. The background writer sees it at its next pass (passes are
+/// at most D/10 apart); a ring it lags behind is drained whole once it has
+/// held records for D/4; Out is written at most min(100 ms, D/4) after it
+/// was last written, and at once after such a drain. 3 passes + D/4 +
+/// D/4 < D. All of it on the writer's side: the producers' path is as it
+/// was.
+uint64_t heldLimitNs() { return config().FlushDelayNs / 4; }
+uint64_t writeEveryNs() {
+  uint64_t Quarter = config().FlushDelayNs / 4;
+  return Quarter < 100000000 ? Quarter : 100000000;
+}
+uint64_t longestWaitUs() {
+  uint64_t Tenth = config().FlushDelayNs / 10000;
+  return Tenth < 20000 ? Tenth : 20000;
+}
+
+/// One pass over every ring. EXPECTS: the drain lock is held. With a `Lag`
+/// (the background writer), `Now` is the monotonic time of the pass and
+/// `Due` says whether a ring was drained whole because it had held records
+/// too long.
+uint64_t pass(WriterState &W, uint64_t Lag = 0, uint64_t Now = 0,
+              bool *Due = nullptr) {
   Backlog = 0;
   if (W.Tainted) {
     flushOut(W); // drops what used lost definitions
@@ -71,10 +93,20 @@ uint64_t pass(WriterState &W, uint64_t Lag = 0) {
     int Life = R->Life.load(std::memory_order_acquire);
     if (Life == ThreadRecord::Free)
       continue;
-    Moved += drainRing(W, *R, Life == ThreadRecord::Active ? Lag : 0);
+    uint64_t RingLag = Life == ThreadRecord::Active ? Lag : 0;
+    if (RingLag && R->HeldSinceNs && Now - R->HeldSinceNs >= heldLimitNs()) {
+      RingLag = 0; // held long enough: a slow producer's records go out
+      if (Due)
+        *Due = true;
+    }
+    Moved += drainRing(W, *R, RingLag);
     uint64_t Left = R->State.Published.load(std::memory_order_relaxed) -
                     R->State.Consumed.load(std::memory_order_relaxed);
     Backlog = Left > Backlog ? Left : Backlog;
+    if (Left == 0 || RingLag == 0)
+      R->HeldSinceNs = Left && Lag ? Now : 0; // published during the drain
+    else if (R->HeldSinceNs == 0)
+      R->HeldSinceNs = Now;
     if (Life == ThreadRecord::Retired &&
         R->State.Consumed.load(std::memory_order_relaxed) ==
             R->State.Published.load(std::memory_order_acquire)) {
@@ -103,7 +135,8 @@ void *writerMain(void *) {
     uint64_t Moved = 0;
     uint64_t Left = 0;
     if (acquireDrain()) {
-      Moved = pass(W, DrainLag);
+      bool Due = false;
+      Moved = pass(W, DrainLag, clockNs(CLOCK_MONOTONIC), &Due);
       Left = Backlog;
       uint64_t Now = clockNs(CLOCK_MONOTONIC);
       // A second anchor soon after the first gives short runs a clock
@@ -113,7 +146,7 @@ void *writerMain(void *) {
                         Real - W.LastAnchorNs > 1000000000))
         writeClock(W);
       if (W.OutLen > OutCapacity / 4 ||
-          (W.OutLen > 0 && Now - LastWrite > 100000000)) {
+          (W.OutLen > 0 && (Due || Now - LastWrite > writeEveryNs()))) {
         flushOut(W);
         LastWrite = Now;
       }
@@ -135,7 +168,10 @@ void *writerMain(void *) {
     uint64_t Now = clockNs(CLOCK_MONOTONIC);
     uint64_t Elapsed = Now - LastPass;
     LastPass = Now;
-    auto Wait = std::chrono::microseconds(IdlePasses < 8 ? 1000 : 10000);
+    const uint64_t Longest = longestWaitUs();
+    auto Wait = std::chrono::microseconds(IdlePasses < 8    ? 1000
+                                          : Longest < 10000 ? Longest
+                                                            : 10000);
     if (Moved) {
       // Sleep for half the time the rings would take to fill another
       // quarter at the rate just seen (all of it counted against one ring,
@@ -146,9 +182,9 @@ void *writerMain(void *) {
       double NsPerByte = double(Elapsed) / double(Moved);
       double FillNs = double(Quarter - Left) * NsPerByte;
       uint64_t Us = static_cast<uint64_t>(FillNs / 2000);
-      Wait = std::chrono::microseconds(Us < 200     ? 200
-                                       : Us > 20000 ? 20000
-                                                    : Us);
+      Wait = std::chrono::microseconds(Us < 200       ? 200
+                                       : Us > Longest ? Longest
+                                                      : Us);
     }
     C.Wake.wait_for(G, Wait, [&] { return C.Stop || WakeRequested.load(); });
     if (C.Stop)

@@ -1,6 +1,6 @@
 //===- SondeMain.cpp - The `sonde` trace tool -----------------------------===//
 //
-// sonde summary|export|merge|report|dump|info TRACE... [options]: the
+// sonde summary|export|merge|report|dump|info|live TRACE... [options]: the
 // commands and their options are the table `Commands` below (`sonde
 // --help`, docs/exports.md). TRACE is a .sonde file or a directory of
 // them. Exit status: 0 done (also --help and --version), 1 a trace could
@@ -11,6 +11,7 @@
 #include "Export.h"
 #include "TraceFormat.h"
 #include "invariants/Invariants.h"
+#include "live/LiveCommand.h"
 #include "sonde/trace.h"
 
 #include <algorithm>
@@ -56,6 +57,10 @@ const Command Commands[] = {
      "invariants of good runs, as YAML\n(docs/invariants.md)"},
     {"check", "TRACE... --invariants FILE [--json]",
      "violations of those invariants; exit 1"},
+    {"live", "[DIR|FILE...] [--jsonl|--plain] [--fail-on COND]",
+     "follow a running job's traces: a dashboard,\n"
+     "--plain lines or --jsonl records; exit 3\n"
+     "when a condition holds (docs/live.md)"},
 };
 
 const Command *findCommand(const std::string &Name) {
@@ -330,6 +335,8 @@ int main(int Argc, char **Argv) {
   // infer and check parse their own options (invariants/Commands.cpp).
   if (O.Command == "infer" || O.Command == "check")
     return sonde::trace::inv::runInvariantCommand(Argc, Argv);
+  if (O.Command == "live") // live/LiveCommand.cpp
+    return sonde::trace::live::runLiveCommand(Argc, Argv, usage(Cmd));
   bool OptionsEnded = false;
   for (int I = 2; I < Argc; ++I) {
     std::string A = Argv[I];

@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #define SONDE_TORCH_BUILDING 1
+#include "TorchClock.h"
 #include "sonde/torch.h"
 
 #include <ATen/core/ivalue.h>
@@ -160,6 +161,8 @@ thread_local ThreadComm Comm; // zero-initialized: no constructor, no guard
 std::unique_ptr<at::ObserverContext> onStart(const at::RecordFunction &Fn) {
   bool Opened = false;
   const Site *S = Fn.name() ? siteOf(Fn.name()) : nullptr;
+  if (S)
+    startClockExchange(); // at the first collective: the store is up
   if (uint32_t Id = S ? rt::detail::activeId(*S) : 0) {
     rt::ThreadState *T = rt::detail::thread();
     uint64_t Tsc = now();

@@ -21,6 +21,15 @@ int64_t timeOrigin(const std::vector<Trace> &Traces);
 /// One JSON object per line (docs/exports.md), each process in time order;
 /// `ts` in ns since timeOrigin(), which the process start records give.
 void exportJsonl(const std::vector<Trace> &Traces, std::FILE *Out);
+/// One line of that export: a process's start or end record, and one
+/// event's (`sonde live --jsonl` prints the same lines as records arrive).
+class JsonOut;
+void jsonlProcess(JsonOut &J, const Trace &T, bool End, int64_t Origin);
+/// With `Cache`, what every event of a site or thread writes the same is
+/// formatted once (one cache per trace: clear it between traces).
+struct JsonlCache;
+void jsonlEvent(JsonOut &J, const Trace &T, const Event &E, int64_t Origin,
+                JsonlCache *Cache = nullptr);
 /// Chrome trace JSON (`{"traceEvents":[...]}`), which Perfetto's UI opens:
 /// regions as X events, instants as i events, numeric watches as counters,
 /// process and thread names as M events. Times in microseconds since

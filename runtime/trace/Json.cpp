@@ -171,10 +171,14 @@ JsonOut &JsonOut::micros(int64_t Ns) {
     raw("-");
     Abs = 0 - Abs;
   }
-  fmt::format_to(std::back_inserter(Out.buffer()), "{}.{:03}", Abs / 1000,
-                 Abs % 1000);
-  Out.written();
-  return *this;
+  // "{}.{:03}" by hand: fmt parses a format string on every call.
+  fmt::format_int Whole(Abs / 1000);
+  auto Frac = static_cast<unsigned>(Abs % 1000);
+  const char Decimals[4] = {'.', static_cast<char>('0' + Frac / 100),
+                            static_cast<char>('0' + Frac / 10 % 10),
+                            static_cast<char>('0' + Frac % 10)};
+  raw(std::string_view(Whole.data(), Whole.size()));
+  return raw(std::string_view(Decimals, 4));
 }
 
 JsonOut &JsonOut::value(const Value &V) {

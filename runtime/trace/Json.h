@@ -92,6 +92,19 @@ public:
     return *this;
   }
   JsonOut &args(const Args &A);
+  /// Members formatted earlier by another JsonOut (`"k":v,"k2":v2`, none
+  /// of them first in its object), with the separator before them: an
+  /// exporter formats what every event of a site shares once.
+  JsonOut &members(std::string_view Text) {
+    if (Text.empty())
+      return *this;
+    if (!First)
+      Out.put(',');
+    First = false;
+    return raw(Text);
+  }
+  /// The text formatted so far, when the TextOut has no FILE.
+  std::string_view text() { return {Out.buffer().data(), Out.buffer().size()}; }
   void flush() { Out.flush(); }
 
 private:

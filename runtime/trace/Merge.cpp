@@ -8,8 +8,12 @@
 // steps; every Clock anchor records it next to the wall clock. So files
 // with the same boot id are placed on their monotonic clock, shifted by one
 // offset for the whole group (the median of realtime - monotonic over all
-// the group's anchors). Groups (hosts) are placed relative to each other by
-// their wall clocks, which is as good as their NTP synchronisation.
+// the group's anchors). A group (a host) whose ranks measured their clock
+// against rank 0's at run time (a clock exchange, format 1.4: rank 0's
+// monotonic clock minus theirs, within a stated uncertainty) is placed on
+// rank 0's host's line through that offset, and the note says how
+// precisely. Other groups are placed relative to each other by their wall
+// clocks, which is as good as their NTP synchronisation.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +21,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -69,6 +74,71 @@ std::string label(const Trace &T) {
          std::to_string(T.Process.Pid) + ")";
 }
 
+/// A duration in the unit that suits it: `250.000 s`, `85.312 us`.
+std::string human(int64_t Ns) {
+  char Buf[32];
+  double V = static_cast<double>(Ns);
+  if (Ns >= 1000000000)
+    std::snprintf(Buf, sizeof Buf, "%.3f s", V / 1e9);
+  else if (Ns >= 1000000)
+    std::snprintf(Buf, sizeof Buf, "%.3f ms", V / 1e6);
+  else if (Ns >= 1000)
+    std::snprintf(Buf, sizeof Buf, "%.3f us", V / 1e3);
+  else
+    std::snprintf(Buf, sizeof Buf, "%lld ns", static_cast<long long>(Ns));
+  return Buf;
+}
+
+/// Hosts (boot groups) placed by a clock exchange (format 1.4): a group one
+/// of whose files measured its CLOCK_MONOTONIC against a rank of another
+/// group, that group being merged too, goes on that group's timeline
+/// through the offset of its most precise member. Updates `Offs`; returns
+/// the groups it placed.
+std::set<std::string>
+placeByExchange(const std::vector<Trace> &Traces,
+                const std::map<std::string, std::vector<size_t>> &Groups,
+                std::map<std::string, int64_t> &Offs,
+                std::vector<std::string> &Notes) {
+  std::map<std::string, int64_t> Placed;
+  for (const auto &[Boot, Members] : Groups) {
+    const Trace *Best = nullptr;
+    for (size_t I : Members) {
+      const ClockSync &S = Traces[I].Sync;
+      if (S.Known && S.RefBoot != Boot &&
+          (!Best || S.UncertaintyNs < Best->Sync.UncertaintyNs))
+        Best = &Traces[I];
+    }
+    if (!Best)
+      continue;
+    const ClockSync &S = Best->Sync;
+    auto Ref = Offs.find(S.RefBoot);
+    if (Ref == Offs.end()) {
+      Notes.push_back(label(*Best) + ": its clock exchange was with rank " +
+                      std::to_string(S.RefRank) +
+                      ", whose host has no file here; placed by its wall "
+                      "clock");
+      continue;
+    }
+    // Ref's timeline is its monotonic clock + Ref->second; this group's
+    // monotonic clock + OffsetNs is Ref's monotonic clock.
+    Placed[Boot] = S.OffsetNs + Ref->second;
+    int64_t Abs = S.OffsetNs < 0 ? -S.OffsetNs : S.OffsetNs;
+    Notes.push_back(label(*Best) + ": on another host than rank " +
+                    std::to_string(S.RefRank) +
+                    "; its host placed by its clock " + "exchange with rank " +
+                    std::to_string(S.RefRank) + ": its clock " + human(Abs) +
+                    (S.OffsetNs < 0 ? " ahead" : " behind") + ", within +-" +
+                    human(S.UncertaintyNs) + " (uncertainty " +
+                    std::to_string(S.UncertaintyNs) + " ns)");
+  }
+  std::set<std::string> Done;
+  for (const auto &[Boot, Off] : Placed) {
+    Offs[Boot] = Off;
+    Done.insert(Boot);
+  }
+  return Done;
+}
+
 } // namespace
 
 std::vector<std::string> alignClocks(std::vector<Trace> &Traces) {
@@ -82,6 +152,7 @@ std::vector<std::string> alignClocks(std::vector<Trace> &Traces) {
                       ": no boot id or monotonic anchor (format 1.0 file); "
                       "placed by its wall clock");
   }
+  std::map<std::string, int64_t> Offs; // by boot id
   for (auto &[Boot, Members] : Groups) {
     std::vector<int64_t> Offsets;
     for (size_t I : Members)
@@ -89,10 +160,15 @@ std::vector<std::string> alignClocks(std::vector<Trace> &Traces) {
         Offsets.push_back(A.RealNs - A.MonoNs);
     std::nth_element(Offsets.begin(), Offsets.begin() + Offsets.size() / 2,
                      Offsets.end());
-    int64_t Off = Offsets[Offsets.size() / 2];
+    Offs[Boot] = Offsets[Offsets.size() / 2];
+  }
+  std::set<std::string> Exchanged =
+      placeByExchange(Traces, Groups, Offs, Notes);
+  for (auto &[Boot, Members] : Groups) {
+    int64_t Off = Offs[Boot];
     for (size_t I : Members) {
       int64_t Shift = placeOnMonotonic(Traces[I], Off);
-      if (std::llabs(Shift) >= 1000000)
+      if (std::llabs(Shift) >= 1000000 && !Exchanged.count(Boot))
         Notes.push_back(label(Traces[I]) + ": its wall clock was " +
                         std::to_string(std::llabs(Shift) / 1000000) + " ms " +
                         (Shift < 0 ? "ahead of" : "behind") +
@@ -100,10 +176,11 @@ std::vector<std::string> alignClocks(std::vector<Trace> &Traces) {
                         "monotonic clock instead");
     }
   }
-  if (Groups.size() > 1)
-    Notes.push_back(std::to_string(Groups.size()) +
-                    " hosts or boots: placed relative to each other by "
-                    "their wall clocks (as close as their NTP sync)");
+  if (Groups.size() > 1 + Exchanged.size())
+    Notes.push_back(std::to_string(Groups.size() - Exchanged.size()) +
+                    " hosts or boots without a clock exchange: placed "
+                    "relative to each other by their wall clocks (as close "
+                    "as their NTP sync)");
 
   // One track per process: a pid seen twice (two hosts, or a reused pid)
   // gets a number above Linux's largest pid.

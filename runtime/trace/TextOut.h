@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <cstring>
 #include <string_view>
 
 namespace sonde::trace {
@@ -39,7 +40,13 @@ public:
     return written();
   }
   TextOut &raw(std::string_view S) {
-    Buf.append(S);
+    // One resize and one copy: fmt's append goes a chunk at a time, and
+    // the exports append a few short pieces per event.
+    if (S.empty())
+      return *this;
+    size_t At = Buf.size();
+    Buf.resize(At + S.size());
+    std::memcpy(Buf.data() + At, S.data(), S.size());
     return written();
   }
   TextOut &put(char C) {

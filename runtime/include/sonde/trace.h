@@ -102,7 +102,7 @@ struct Event {
   /// Instants of a `mode: instant` region: its start or its stop.
   enum class Phase : uint8_t { None, Start, Stop } Ph = Phase::None;
   bool Unfinished = false; ///< open when the process ended
-  /// An alarm (format 1.4): the watch site's `check: finite` failed. Kind
+  /// An alarm (format 1.5): the watch site's `check: finite` failed. Kind
   /// is Instant and V the NaN or infinite value; the watch's own record of
   /// that value comes just before it.
   bool Alarm = false;
@@ -146,6 +146,17 @@ struct ClockAnchor {
   int64_t MonoNs = 0; ///< CLOCK_MONOTONIC
 };
 
+/// The result of a clock exchange with another rank (format 1.4, carried
+/// by clock anchors; the last one holds): that rank's CLOCK_MONOTONIC minus
+/// this process's at one instant, within +-UncertaintyNs.
+struct ClockSync {
+  bool Known = false;
+  int64_t OffsetNs = 0;
+  int64_t UncertaintyNs = 0;
+  int64_t RefRank = 0;
+  std::string RefBoot; ///< the reference rank's boot id
+};
+
 /// The latest time a trace holds (2116): every time the reader gives
 /// (events, their ends, the process's start and end, clock anchors) is in
 /// [0, MaxTimeNs], so sums and differences of two never overflow. A file
@@ -179,6 +190,8 @@ struct Trace {
   /// Every clock anchor, in file order (Events' times are already on the
   /// wall clock through the first and last of them).
   std::vector<ClockAnchor> Anchors;
+  /// The clock exchange's result, when the file has one.
+  ClockSync Sync;
 
   /// False when the file ends inside a block (a crash or a kill mid-write):
   /// every record before the tear is in Events.
@@ -233,6 +246,12 @@ public:
   uint64_t unreadBlocks() const;
   /// How many events the ordering may hold (default 1 << 20).
   void setLookAhead(size_t Events);
+  /// Where the events walk runs: on a thread of its own, a few batches
+  /// ahead of the caller (Auto: for traces of 65536 events or more, when
+  /// the load average leaves a core free), or on the caller's thread. The
+  /// events and their order are the same either way.
+  enum class WalkThread { Auto, Always, Never };
+  void setWalkThread(WalkThread W);
 
   struct Impl;
 

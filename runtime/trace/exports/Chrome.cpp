@@ -10,6 +10,7 @@
 #include "Export.h"
 #include "ExportCommon.h"
 #include "Json.h"
+#include "MemberCache.h"
 
 namespace sonde::trace {
 
@@ -36,13 +37,24 @@ void exportChrome(const std::vector<Trace> &Traces, std::FILE *Out) {
     J.key("cat").str("__metadata");
     return J.key("name").str(Name);
   };
+  MemberCache Phases, Names, Places, Threads, Counters;
   for (const Trace &T : Traces) {
     uint64_t Pid = T.Process.Pid;
+    // One track per process, named by its rank (and the job's size), in
+    // rank order; its host as a label, for jobs across machines.
+    const ProcessInfo &P = T.Process;
     Meta("process_name");
     J.key("pid").num(Pid);
-    J.key("args").open().key("name").str(T.Process.Program + " (rank " +
-                                         std::to_string(T.Process.Rank) + ")");
+    J.key("args").open().key("name").str(
+        P.Program + " (rank " + std::to_string(P.Rank) +
+        (P.WorldSize > 0 ? " of " + std::to_string(P.WorldSize) : "") + ")");
     J.close().close();
+    if (!P.Host.empty()) {
+      Meta("process_labels");
+      J.key("pid").num(Pid);
+      J.key("args").open().key("labels").str("host " + P.Host);
+      J.close().close();
+    }
     Meta("process_sort_index");
     J.key("pid").num(Pid);
     J.key("args").open().key("sort_index").num(T.Process.Rank).close().close();
@@ -54,6 +66,12 @@ void exportChrome(const std::vector<Trace> &Traces, std::FILE *Out) {
           TI.Name.empty() ? "thread " + std::to_string(TI.Index) : TI.Name);
       J.close().close();
     }
+    // What every event of a site (of a phase) or of a thread writes the
+    // same, formatted once per trace.
+    Names.clear();
+    Places.clear();
+    Threads.clear();
+    Counters.clear();
     for (const Event &E : events(T)) {
       const SiteInfo &S = T.site(E.Site);
       // A numeric watch (or a one-element tensor's value) is a counter.
@@ -61,34 +79,33 @@ void exportChrome(const std::vector<Trace> &Traces, std::FILE *Out) {
           E.Kind == EventKind::Watch ? scalarOf(E.V) : nullptr;
       bool Counter = Scalar != nullptr;
       Begin();
-      switch (E.Kind) {
-      case EventKind::Region:
-        J.key("ph").str("X");
+      // X for a region, a counter C, anything else an instant i.
+      unsigned Ph = E.Kind == EventKind::Region ? 0 : Counter ? 1 : 2;
+      J.members(Phases.get(Ph, [&](JsonOut &H) {
+        H.key("ph").str(Ph == 0 ? "X" : Ph == 1 ? "C" : "i");
+        if (Ph == 2)
+          H.key("s").str("t");
+      }));
+      if (E.Kind == EventKind::Region)
         J.key("dur").micros(E.Dur);
-        break;
-      case EventKind::Instant:
-        J.key("ph").str("i");
-        J.key("s").str("t");
-        break;
-      case EventKind::Watch:
-        if (Counter) {
-          J.key("ph").str("C");
-        } else {
-          J.key("ph").str("i");
-          J.key("s").str("t");
-        }
-        break;
-      }
-      J.key("name").str(S.Name, eventSuffix(E));
-      J.key("cat").str(S.Category);
+      J.members(Names.get(uint64_t(E.Site) * 3 + static_cast<uint64_t>(E.Ph),
+                          [&](JsonOut &H) {
+                            H.key("name").str(S.Name, eventSuffix(E));
+                            H.key("cat").str(S.Category);
+                          }));
       J.key("ts").micros(E.Ts - Origin);
-      J.key("pid").num(Pid);
-      J.key("tid").num(T.tid(E.Thread));
+      J.members(Threads.get(E.Thread, [&](JsonOut &H) {
+        H.key("pid").num(Pid);
+        H.key("tid").num(T.tid(E.Thread));
+      }));
       J.key("args").open();
-      if (Counter)
-        J.key(S.Name).value(*Scalar);
-      else if (E.Kind == EventKind::Watch)
+      if (Counter) {
+        J.members(Counters.get(E.Site, [&](JsonOut &H) {
+           H.key(S.Name);
+         })).value(*Scalar);
+      } else if (E.Kind == EventKind::Watch) {
         J.key("value").value(E.V);
+      }
       if (!Counter) {
         // Counter tracks plot every arg: give them only the value.
         for (const auto &KV : *E.A)
@@ -97,10 +114,12 @@ void exportChrome(const std::vector<Trace> &Traces, std::FILE *Out) {
           J.key("iter").num(E.Iter);
         if (E.Unfinished)
           J.key("unfinished").raw("true");
-        J.key("func").str(S.Function);
-        char Line[16];
-        char *End = fmt::format_to(Line, ":{}", S.Line);
-        J.key("loc").str(S.File, std::string_view(Line, End - Line));
+        J.members(Places.get(E.Site, [&](JsonOut &H) {
+          H.key("func").str(S.Function);
+          char Line[16];
+          char *End = fmt::format_to(Line, ":{}", S.Line);
+          H.key("loc").str(S.File, std::string_view(Line, End - Line));
+        }));
       }
       J.close().close();
     }

@@ -50,6 +50,15 @@ void exportDftracer(const std::vector<Trace> &Traces, std::FILE *Out) {
     Meta("PR", MainTid).key("name").str("rank");
     J.key("value").num(P.Rank);
     J.close().close().raw("\n");
+    // The rest of the process's place in its job, when a launcher gave it.
+    for (auto [Name, V] :
+         {std::pair<const char *, int64_t>{"local_rank", P.LocalRank},
+          {"world_size", P.WorldSize}})
+      if (V >= 0) {
+        Meta("PR", MainTid).key("name").str(Name);
+        J.key("value").num(V);
+        J.close().close().raw("\n");
+      }
 
     // An API call's pre record waits for its post (or error) record: the
     // two are one complete event spanning the call, as DFTracer records a

@@ -88,6 +88,18 @@ void Decoder::block(Block B, Cursor &C, uint64_t BlockAt) {
     A.RealNs = static_cast<int64_t>(Real);
     A.MonoNs = static_cast<int64_t>(Mono);
     T.Anchors.push_back(A);
+    if (C.ok() && !C.atEnd()) { // 1.4: the clock exchange's result
+      int64_t Offset = C.svarint();
+      uint64_t Uncertainty = C.varint(), Ref = C.varint();
+      std::string Boot = readStr(C);
+      if (!C.ok())
+        return corrupt(At, "a clock exchange cut short");
+      if (Offset > MaxTimeNs || Offset < -MaxTimeNs ||
+          Uncertainty > static_cast<uint64_t>(MaxTimeNs) || Ref > MaxWorldField)
+        return corrupt(At, "a clock exchange beyond the trace's time range");
+      T.Sync = {true, Offset, static_cast<int64_t>(Uncertainty),
+                static_cast<int64_t>(Ref), std::move(Boot)};
+    }
     break;
   }
   case Block::String: {

@@ -59,6 +59,7 @@ bool openTrace(const std::string &Path, Trace &Out, std::string &Error,
   Out.Threads = T.Threads;
   Out.NsPerTick = T.NsPerTick;
   Out.Anchors = T.Anchors;
+  Out.Sync = T.Sync;
   Out.Complete = T.Complete;
   Out.StoppedAt = T.StoppedAt;
   Out.Problem = T.Problem;

@@ -37,27 +37,6 @@ void Decoder::clockLine() {
   T.NsPerTick = Rate;
 }
 
-/// std::llround (half away from zero) without the library call, which
-/// took a tenth of reading a trace: exact below 2^52, where x - trunc(x) is.
-static int64_t roundHalfAway(double X) {
-  if (!(std::fabs(X) < 4503599627370496.0)) // 2^52, and NaN
-    return static_cast<int64_t>(std::llround(X));
-  auto T = static_cast<int64_t>(X);
-  double Frac = X - static_cast<double>(T);
-  return T + (Frac >= 0.5) - (Frac <= -0.5);
-}
-
-int64_t Decoder::toNs(uint64_t Tsc) const {
-  int64_t Off = roundHalfAway(
-      static_cast<double>(static_cast<int64_t>(Tsc - BaseTsc)) * Rate);
-  // A corrupt timestamp saturates instead of overflowing (found by
-  // fuzz-trace).
-  int64_t Ns;
-  if (__builtin_add_overflow(BaseNs, Off, &Ns))
-    Ns = Off > 0 ? INT64_MAX : INT64_MIN;
-  return Ns;
-}
-
 uint64_t Decoder::lastTsc() const {
   uint64_t Last = std::max(MaxTsc, EndTsc);
   if (!T.Anchors.empty())

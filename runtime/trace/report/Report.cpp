@@ -11,6 +11,7 @@
 
 #include "ProcessFields.h"
 #include "ReportData.h"
+#include "summary/Ranks.h"
 #include "summary/SummaryStats.h"
 
 namespace sonde::trace {
@@ -65,6 +66,7 @@ void writeData(JsonOut &J, const std::vector<Trace> &Traces,
   writeStep(J, Traces.empty() ? NoTrace : Traces[0], StepIndex);
   writeWatches(J, Traces);
   writeEpochs(J, Traces, Selfs.empty() ? NoSelf : Selfs[0], StepIndex);
+  ranks::writeRanksJson(J, ranks::rankTable(Traces));
   J.close();
 }
 

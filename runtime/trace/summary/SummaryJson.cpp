@@ -12,6 +12,7 @@
 #include "Export.h"
 #include "Json.h"
 #include "ProcessFields.h"
+#include "Ranks.h"
 
 namespace sonde::trace {
 
@@ -164,6 +165,7 @@ void printSummaryJson(const std::vector<Trace> &Traces, std::FILE *Out,
   }
   J.closeArray();
   J.key("dropped").num(T.Dropped);
+  ranks::writeRanksJson(J, ranks::rankTable(Traces));
   J.close().raw("\n");
 }
 

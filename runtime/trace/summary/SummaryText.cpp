@@ -12,6 +12,7 @@
 
 #include "Export.h"
 #include "ProcessFields.h"
+#include "Ranks.h"
 #include "TextOut.h"
 
 #include <algorithm>
@@ -181,6 +182,7 @@ void printSummary(const std::vector<Trace> &Traces, std::FILE *Out,
                P.Rank, cstr(howEnded(P, Audience::Person)),
                human(P.EndNs - P.StartNs), Tr.Complete ? "" : " (torn file)");
   }
+  ranks::printRanks(Text, ranks::rankTable(Traces));
   if (T.Rates.steps())
     rateTable(Text, T.Rates);
   if (!T.Regions.empty()) {

@@ -104,3 +104,18 @@ TEST(Env, BytesAreShownExactly) {
 }
 
 } // namespace
+
+TEST(Env, FlushDelaysAreMillisecondsOrSeconds) {
+  uint64_t Ns = 0;
+  ASSERT_TRUE(parseMillis("500", Ns));
+  EXPECT_EQ(Ns, 500000000u);
+  ASSERT_TRUE(parseMillis("250ms", Ns));
+  EXPECT_EQ(Ns, 250000000u);
+  ASSERT_TRUE(parseMillis("2s", Ns));
+  EXPECT_EQ(Ns, 2000000000u);
+  EXPECT_EQ(DefaultFlushDelayNs, 500000000u);
+  for (const char *Bad : {"", "-1", "1.5s", "5 ms", "2h", "ms", "1msx",
+                          "99999999999999999999", "18446744073709551615s"})
+    EXPECT_FALSE(parseMillis(Bad, Ns)) << Bad;
+  EXPECT_FALSE(parseMillis(nullptr, Ns));
+}

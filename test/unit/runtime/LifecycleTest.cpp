@@ -838,4 +838,59 @@ TEST(Reader, RejectsWhatIsNotATrace) {
   EXPECT_NE(Error.find("cannot open"), std::string::npos) << Error;
 }
 
+// --- A simulated host (SONDE_TEST_CLOCK_OFFSET, issue 15 item 4) -------------
+
+int64_t clockNow(clockid_t Id) {
+  timespec Ts;
+  clock_gettime(Id, &Ts);
+  return static_cast<int64_t>(Ts.tv_sec) * 1000000000 + Ts.tv_nsec;
+}
+
+TEST(Environment, ASimulatedHostShiftsItsClocksAndNamesItsBoot) {
+  constexpr int64_t Shift = 7000000000;
+  RunResult Plain = run({"return", "1"}, {"RANK=1"});
+  int64_t RealBefore = clockNow(CLOCK_REALTIME);
+  int64_t MonoBefore = clockNow(CLOCK_MONOTONIC);
+  RunResult R = run({"return", "1"},
+                    {"RANK=1", "SONDE_TEST_CLOCK_OFFSET=0:5,1:7000000000"});
+  int64_t RealAfter = clockNow(CLOCK_REALTIME);
+  int64_t MonoAfter = clockNow(CLOCK_MONOTONIC);
+  EXPECT_EQ(R.Stderr, "");
+  Trace P = readOne(Plain), T = readOne(R);
+  ASSERT_FALSE(P.Process.BootId.empty());
+  EXPECT_EQ(T.Process.BootId,
+            P.Process.BootId + "+simulated-clock-offset:7000000000");
+  // Every clock reading of the run, 7 s ahead of the machine's, whatever
+  // the run took.
+  EXPECT_GE(T.Process.StartNs, RealBefore + Shift);
+  EXPECT_LE(T.Process.StartNs, RealAfter + Shift);
+  ASSERT_FALSE(T.Anchors.empty());
+  for (const ClockAnchor &A : T.Anchors) {
+    EXPECT_GE(A.RealNs, RealBefore + Shift);
+    EXPECT_LE(A.RealNs, RealAfter + Shift);
+    EXPECT_GE(A.MonoNs, MonoBefore + Shift);
+    EXPECT_LE(A.MonoNs, MonoAfter + Shift);
+  }
+  EXPECT_FALSE(T.Sync.Known); // no exchange without libsonde_torch
+  // Another rank of the list: no shift, the machine's boot.
+  RunResult Zero =
+      run({"return", "1"}, {"RANK=2", "SONDE_TEST_CLOCK_OFFSET=1:7000000000"});
+  EXPECT_EQ(readOne(Zero).Process.BootId, P.Process.BootId);
+}
+
+TEST(Environment, AMalformedClockOffsetIsRefusedOnceAndNothingSimulated) {
+  for (const char *Bad :
+       {"SONDE_TEST_CLOCK_OFFSET=1:7s", "SONDE_TEST_CLOCK_OFFSET=0:1,0:2",
+        "SONDE_TEST_CLOCK_OFFSET=0:3600000000001"}) {
+    RunResult R;
+    std::vector<std::string> L = refusedLines(Bad, &R);
+    ASSERT_EQ(L.size(), 1u) << Bad;
+    EXPECT_EQ(L[0].rfind("sonde: SONDE_TEST_CLOCK_OFFSET: '", 0), 0u) << L[0];
+    EXPECT_NE(L[0].find("' is not RANK:NS"), std::string::npos) << L[0];
+    EXPECT_NE(L[0].find("; simulating no clock offset"), std::string::npos)
+        << L[0];
+    EXPECT_EQ(readOne(R).Process.BootId.find("simulated"), std::string::npos);
+  }
+}
+
 } // namespace

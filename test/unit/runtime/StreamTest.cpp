@@ -116,14 +116,16 @@ std::vector<std::string> whole(const std::string &Bytes) {
   return Out;
 }
 
-std::vector<std::string> streamed(const std::string &Bytes, size_t LookAhead,
-                                  uint64_t *Late = nullptr) {
+std::vector<std::string>
+streamed(const std::string &Bytes, size_t LookAhead, uint64_t *Late = nullptr,
+         TraceStream::WalkThread W = TraceStream::WalkThread::Never) {
   TraceStream S;
   std::string Error;
   EXPECT_TRUE(S.openBytes(reinterpret_cast<const uint8_t *>(Bytes.data()),
                           Bytes.size(), "t.sonde", Error))
       << Error;
   S.setLookAhead(LookAhead);
+  S.setWalkThread(W);
   std::vector<std::string> Out;
   while (const Event *E = S.next())
     Out.push_back(describe(*E));
@@ -266,4 +268,48 @@ TEST(TraceStream, AFileCutAfterItWasOpenedIsSaid) {
   EXPECT_LT(N, S.trace().EventCount);
   EXPECT_GT(S.unreadBlocks(), 0u);
   std::remove(Path.c_str());
+}
+
+TEST(TraceStream, TheWalkOnItsOwnThreadGivesTheSameEvents) {
+  // Many batches of the walk thread, and a look-ahead small enough to give
+  // way: the same events, in the same order, the same late count.
+  TraceBuilder B = twoThreads(40, 60);
+  B.end();
+  auto Whole = whole(B.Bytes);
+  ASSERT_EQ(Whole.size(), 40u * (1 + 3 * 60));
+  EXPECT_EQ(
+      streamed(B.Bytes, 1u << 20, nullptr, TraceStream::WalkThread::Always),
+      Whole);
+  uint64_t LateHere = 0, LateThere = 0;
+  auto Here = streamed(B.Bytes, 50, &LateHere);
+  auto There =
+      streamed(B.Bytes, 50, &LateThere, TraceStream::WalkThread::Always);
+  EXPECT_EQ(There, Here);
+  EXPECT_EQ(LateThere, LateHere);
+  EXPECT_GT(LateHere, 0u);
+}
+
+TEST(TraceStream, AWalkStoppedMidwayStartsOverAndEndsClean) {
+  TraceBuilder B = twoThreads(40, 60);
+  B.end();
+  auto Whole = whole(B.Bytes);
+  TraceStream S;
+  std::string Error;
+  ASSERT_TRUE(S.openBytes(reinterpret_cast<const uint8_t *>(B.Bytes.data()),
+                          B.Bytes.size(), "t.sonde", Error))
+      << Error;
+  S.setWalkThread(TraceStream::WalkThread::Always);
+  // A command that stops early (the walk thread is batches ahead), then a
+  // second pass from the start, then a third: each gives every event.
+  for (int I = 0; I < 1000; ++I)
+    ASSERT_NE(S.next(), nullptr);
+  S.rewind();
+  for (int Pass = 0; Pass < 2; ++Pass) {
+    std::vector<std::string> Got;
+    while (const Event *E = S.next())
+      Got.push_back(describe(*E));
+    EXPECT_EQ(Got, Whole) << "pass " << Pass;
+  }
+  // Dropped midway: the destructor stops the walk thread.
+  ASSERT_NE(S.next(), nullptr);
 }
