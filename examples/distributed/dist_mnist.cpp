@@ -234,6 +234,15 @@ void allreduce_gradients(c10d::ProcessGroup& pg, const std::vector<std::vector<t
     for (const auto& param : bucket) grads.push_back(param.grad());
     std::vector<torch::Tensor> flat{flatten(grads)};
     pg.allreduce(flat)->wait();
+#ifdef DIST_SEEDED_BUGS
+    // Seeded silent bug (f) of docs/invariants.md, in the dist_mnist-bugs
+    // build only: with DIST_MNIST_BUG=skip-allreduce the last rank skips
+    // the all-reduce's result and steps on its own gradients (it still
+    // takes part in the collective: the others would wait for it forever).
+    static const bool skip_allreduce = std::getenv("DIST_MNIST_BUG") &&
+                                       std::string(std::getenv("DIST_MNIST_BUG")) == "skip-allreduce";
+    if (skip_allreduce && pg.getRank() == pg.getSize() - 1) continue;
+#endif
     flat.front().div_(pg.getSize());
     unflatten(flat.front(), grads);
   }

@@ -31,6 +31,10 @@ constexpr uint16_t Major = 1;
 /// either way), varint reference rank, str the reference's boot id. 1.5:
 /// Alarm records.
 constexpr uint16_t Minor = 5;
+/// The minor version whose Clock blocks may end with the clock exchange's
+/// result (offset, uncertainty, reference rank, boot id). Bytes after an
+/// anchor in an older file are not read as one.
+constexpr uint16_t ClockExchangeMinor = 4;
 
 /// A 1.3 Process block's local rank or world size as written: the value
 /// plus one, 0 for one no launcher gave (all ones in memory).

@@ -55,7 +55,7 @@ const Command Commands[] = {
     {"info", "TRACE... [--json]", "process, end, drops, sites; no events read"},
     {"infer", "TRACE... [-o FILE] [--min-support N] [--range-margin X]",
      "invariants of good runs, as YAML\n(docs/invariants.md)"},
-    {"check", "TRACE... --invariants FILE [--json]",
+    {"check", "TRACE... --invariants FILE [--json] [--follow]",
      "violations of those invariants; exit 1"},
     {"live", "[DIR|FILE...] [--jsonl|--plain] [--fail-on COND]",
      "follow a running job's traces: a dashboard,\n"

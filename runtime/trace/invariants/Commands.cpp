@@ -3,19 +3,24 @@
 //   sonde infer TRACE... [-o invariants.yaml] [--min-support N]
 //                        [--range-margin X]
 //   sonde check TRACE... --invariants invariants.yaml [--json]
+//                        [--follow [--interval S] [--idle S]]
 //
 // Both read each trace and hand its events, one at a time and in order, to
-// an Inferrer or a Checker (Invariants.h), fed by the one loop here,
-// readEach(), from each trace read as a stream. Exit status: 0 done and (check)
-// no violation, 1 a violation (check) or an output that could not be written,
+// an Inferrer or a Checker (Invariants.h), from each trace read as a
+// stream: infer in readEach(), one file after the other; check in
+// checkAll(), directory by directory on every core, the reports merged in
+// order (--follow: Follow.cpp). Exit status: 0 done and (check) no
+// violation, 1 a violation (check) or an output that could not be written,
 // 2 a usage error or an input that cannot be read.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Export.h"
+#include "Follow.h"
 #include "Invariants.h"
 #include "Json.h"
 
+#include <atomic>
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
@@ -23,6 +28,7 @@
 #include <cstring>
 #include <functional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace sonde::trace::inv {
@@ -42,11 +48,15 @@ const char InferUsage[] =
     "See docs/invariants.md.\n";
 
 const char CheckUsage[] =
-    "usage: sonde check TRACE... --invariants FILE [--json]\n\n"
+    "usage: sonde check TRACE... --invariants FILE [--json]\n"
+    "                   [--follow [--interval S] [--idle S]]\n\n"
     "Checks traces against invariants learned by 'sonde infer': each\n"
     "violation in words, with the first record that breaks it and how many\n"
     "do. Exit status: 0 none, 1 a violation, 2 a usage error or an input\n"
-    "that cannot be read. See docs/invariants.md.\n";
+    "that cannot be read. --follow: check the traces while they are\n"
+    "written, again every time they grow (polled every --interval S\n"
+    "seconds, default 1), until every one has ended or none grew for\n"
+    "--idle S seconds (default 60). See docs/invariants.md.\n";
 
 int usage(bool Infer, const std::string &Msg) {
   diag("error", Msg);
@@ -80,6 +90,82 @@ bool readEach(const std::vector<std::string> &Inputs,
       Observe(T, E);
     EndTrace();
   }
+  return true;
+}
+
+/// `sonde check` on every core: the files, grouped by directory (the
+/// ranks of a job, which ranks.equal compares, stay in one group), are
+/// checked group by group by as many threads as there are cores, each
+/// group by its own Checker; the reports are merged in the groups' order,
+/// so the result is the one a single Checker over the files in order
+/// gives. Messages come in the files' order too. False (said) when a file
+/// cannot be read.
+bool checkAll(const std::vector<std::string> &Inputs,
+              std::vector<std::string> &Files,
+              const std::vector<Invariant> &Invs, CheckReport &Out) {
+  std::string Error;
+  std::vector<std::string> Skipped;
+  if (!expandInputs(Inputs, Files, Error, &Skipped)) {
+    diag("error", Error);
+    return false;
+  }
+  for (const std::string &Why : Skipped)
+    diag("warning", Why);
+  std::vector<std::vector<std::string>> Groups;
+  std::vector<std::string> Dirs;
+  for (const std::string &F : Files) {
+    std::string Dir = F.substr(0, F.find_last_of('/') + 1);
+    size_t G = 0;
+    while (G < Dirs.size() && Dirs[G] != Dir)
+      ++G;
+    if (G == Dirs.size()) {
+      Dirs.push_back(Dir);
+      Groups.emplace_back();
+    }
+    Groups[G].push_back(F);
+  }
+  struct Part {
+    CheckReport Report;
+    std::vector<std::string> Warnings;
+    std::string Error;
+  };
+  std::vector<Part> Parts(Groups.size());
+  std::atomic<size_t> Next{0};
+  auto Work = [&] {
+    for (size_t I; (I = Next++) < Groups.size();) {
+      Part &P = Parts[I];
+      Checker C(Invs);
+      for (const std::string &F : Groups[I]) {
+        Trace T; // read as a stream: memory bounded by sites, not records
+        if (!openTrace(F, T, P.Error))
+          break;
+        if (!T.Problem.empty())
+          P.Warnings.push_back(F + ": " + T.Problem + "; read up to there");
+        for (const Event &E : events(T))
+          C.observe(T, E);
+        C.endTrace();
+      }
+      P.Report = C.finish();
+    }
+  };
+  std::vector<std::thread> Pool;
+  unsigned Cores = std::max(1u, std::thread::hardware_concurrency());
+  for (unsigned C = 1; C < Cores && C < Groups.size(); ++C)
+    Pool.emplace_back(Work);
+  Work();
+  for (std::thread &Th : Pool)
+    Th.join();
+  std::vector<CheckReport> Reports;
+  for (Part &P : Parts) {
+    for (const std::string &W : P.Warnings)
+      diag("warning", W);
+    if (!P.Error.empty()) {
+      diag("error", P.Error);
+      return false;
+    }
+    Reports.push_back(std::move(P.Report));
+  }
+  Out = mergeReports(std::move(Reports), Invs.size());
   return true;
 }
 
@@ -176,8 +262,9 @@ int runInvariantCommand(int Argc, char **Argv) {
   bool Infer = std::strcmp(Argv[1], "infer") == 0;
   std::vector<std::string> Inputs;
   std::string Output, InvPath;
-  bool Json = false, Ended = false;
+  bool Json = false, Ended = false, Follow = false;
   InferOptions Opt;
+  FollowOptions FOpt;
   for (int I = 2; I < Argc; ++I) {
     std::string A = Argv[I];
     if (Ended || A.empty() || A[0] != '-' || A == "-") {
@@ -199,15 +286,16 @@ int runInvariantCommand(int Argc, char **Argv) {
       Value = A.substr(Eq + 1);
       Inline = true;
     }
-    if (!Infer && Flag == "--json") {
+    if (!Infer && (Flag == "--json" || Flag == "--follow")) {
       if (Inline)
-        return usage(Infer, "'--json' takes no value");
-      Json = true;
+        return usage(Infer, "'" + Flag + "' takes no value");
+      (Flag == "--json" ? Json : Follow) = true;
       continue;
     }
     bool Known = Infer ? (Flag == "-o" || Flag == "--output" ||
                           Flag == "--min-support" || Flag == "--range-margin")
-                       : Flag == "--invariants";
+                       : (Flag == "--invariants" || Flag == "--interval" ||
+                          Flag == "--idle");
     if (!Known)
       return usage(Infer, "unknown option '" + A + "' for '" + Argv[1] + "'");
     if (!Inline) {
@@ -229,6 +317,14 @@ int runInvariantCommand(int Argc, char **Argv) {
         return usage(Infer, "'--range-margin' needs a number >= 0, not '" +
                                 Value + "'");
       Opt.RangeMargin = X;
+    } else if (Flag == "--interval" || Flag == "--idle") {
+      double X = std::strtod(Value.c_str(), &End);
+      if (Value.empty() || *End || !(X > 0 && X <= 86400))
+        return usage(Infer, "'" + Flag +
+                                "' needs a number of seconds in (0, 86400], "
+                                "not '" +
+                                Value + "'");
+      (Flag == "--interval" ? FOpt.IntervalSeconds : FOpt.IdleSeconds) = X;
     } else if (Flag == "--invariants") {
       InvPath = Value;
     } else {
@@ -247,6 +343,8 @@ int runInvariantCommand(int Argc, char **Argv) {
             [&] { In.endTrace(); }))
       return 2;
     std::vector<Invariant> Invs = In.finish();
+    for (const std::string &N : In.notes())
+      diag("warning", N);
     bool ToFile = !Output.empty() && Output != "-";
     std::FILE *Out = stdout;
     if (ToFile) {
@@ -273,13 +371,15 @@ int runInvariantCommand(int Argc, char **Argv) {
     diag("error", Error);
     return 2;
   }
-  Checker C(Invs);
-  if (!readEach(
-          Inputs, Files,
-          [&](const Trace &T, const Event &E) { C.observe(T, E); },
-          [&] { C.endTrace(); }))
+  CheckReport R;
+  if (Follow) {
+    if (!followCheck(Inputs, Invs, FOpt, R))
+      return 2;
+  } else if (!checkAll(Inputs, Files, Invs, R)) {
     return 2;
-  CheckReport R = C.finish();
+  }
+  for (const std::string &N : R.Notes)
+    diag("warning", N);
   if (Json)
     printJson(R, stdout);
   else

@@ -10,6 +10,7 @@
 #include "Families.h"
 
 #include <algorithm>
+#include <set>
 #include <tuple>
 
 namespace sonde::trace::inv {
@@ -35,6 +36,9 @@ Inferrer::~Inferrer() = default;
 void Inferrer::observe(const Trace &T, const Event &E) { P->F->observe(T, E); }
 void Inferrer::endTrace() { P->F->endTrace(); }
 size_t Inferrer::traces() const { return P->F->traces(); }
+const std::vector<std::string> &Inferrer::notes() const {
+  return P->F->notes();
+}
 
 std::vector<Invariant> Inferrer::finish() {
   P->F->endTrace();
@@ -88,12 +92,15 @@ CheckReport Checker::finish() {
   CheckReport R;
   R.Records = P->F->records();
   R.Traces = P->F->traces();
+  R.Notes = P->F->notes();
   std::vector<std::pair<std::pair<uint64_t, uint64_t>, Violation>> Found;
   uint64_t Order = 0;
   for (auto &C : P->Checks)
     for (const CheckSink::Tally &T : C->Tallies) {
       ++R.Invariants;
       R.Unexercised += !T.Touched && !T.Count;
+      if (T.Touched || T.Count)
+        R.Exercised.push_back(T.Inv);
       if (T.Count)
         Found.push_back({{T.Seq, Order++}, Violation{T.Inv, T.Count, T.First}});
     }
@@ -102,6 +109,33 @@ CheckReport Checker::finish() {
             [](const auto &A, const auto &B) { return A.first < B.first; });
   for (auto &[Seq, V] : Found)
     R.Violations.push_back(std::move(V));
+  return R;
+}
+
+CheckReport mergeReports(std::vector<CheckReport> Parts, size_t Invariants) {
+  CheckReport R;
+  R.Invariants = Invariants;
+  std::set<const Invariant *> Exercised;
+  for (CheckReport &P : Parts) {
+    R.Records += P.Records;
+    R.Traces += P.Traces;
+    for (std::string &N : P.Notes)
+      R.Notes.push_back(std::move(N));
+    Exercised.insert(P.Exercised.begin(), P.Exercised.end());
+    // A part's violations come in the order their first record was read:
+    // after every earlier part's, as one Checker over all would see them.
+    for (Violation &V : P.Violations) {
+      auto Same =
+          std::find_if(R.Violations.begin(), R.Violations.end(),
+                       [&](const Violation &W) { return W.Inv == V.Inv; });
+      if (Same == R.Violations.end())
+        R.Violations.push_back(std::move(V));
+      else
+        Same->Count += V.Count;
+    }
+  }
+  R.Exercised.assign(Exercised.begin(), Exercised.end());
+  R.Unexercised = Invariants - std::min(Invariants, Exercised.size());
   return R;
 }
 

@@ -37,6 +37,10 @@ public:
     Where First;
   };
   std::vector<Tally> Tallies;
+  /// A check's value() looks only at streams its invariants name.
+  bool wants(const Feed &F, uint32_t Stream) override {
+    return !about(F, Stream).empty();
+  }
 
 protected:
   void violate(size_t I, const Feed &F, const Where &W);
@@ -72,6 +76,7 @@ Family containmentFamily();
 Family stateFamily();
 Family valueFamily();
 Family argumentFamily();
+Family ranksFamily();
 
 /// What a chain of records (consecutive records of a stream) keeps, per
 /// thread: records of two threads are never consecutive. Few threads

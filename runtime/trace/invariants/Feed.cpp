@@ -148,7 +148,6 @@ uint32_t Feed::intern(const std::string &Key) {
   auto [It, New] = Ids.try_emplace(Key, static_cast<uint32_t>(Names.size()));
   if (New) {
     Names.push_back(Key);
-    SiteStreams.emplace_back();
   }
   return It->second;
 }
@@ -269,10 +268,27 @@ void Feed::observe(const Trace &T, const Event &E) {
       Inside[S.Site][Site] = true;
     }
   }
+  Layout *L = nullptr;
+  CurParamStream = -1;
+  const SiteInfo &Info = T.site(E.Site);
+  if (streamed(Site)) {
+    if (Site >= Layouts.size())
+      Layouts.resize(Names.size());
+    L = &Layouts[Site].Plain;
+    if (Info.Kind == SiteKind::State && E.Kind == EventKind::Watch) {
+      L = paramLayout(Site, E);
+      if (L)
+        CurParamStream = L->ParamStream;
+    } else if (Info.Kind == SiteKind::Api && E.Kind == EventKind::Watch) {
+      const Value *Phase = E.V.get("phase");
+      if (Phase && Phase->str() == "post")
+        L = &Layouts[Site].Post;
+    }
+  }
   for (Sink *K : Sinks)
     K->record(*this, E, Site);
-  if (streamed(Site))
-    stream(E, Site, T.site(E.Site), Stack);
+  if (L)
+    stream(E, Site, Info, Stack, *L);
   if (IsRegion) {
     OpenScope S;
     S.Site = Site;
@@ -289,169 +305,229 @@ void Feed::observe(const Trace &T, const Event &E) {
   }
 }
 
-bool Feed::leaf(Point &P) {
-  // A site's records have the same leaves in the same order, record after
-  // record: the leaf at this position last time is a comparison away.
-  std::vector<Leaf> &L = *Layout;
-  if (LeafNo < L.size() && L[LeafNo].Path == PathBuf) {
-    P.Stream = L[LeafNo].Stream;
-  } else {
-    auto &Map = SiteStreams[P.Site];
-    auto It = Map.find(PathBuf);
-    if (It == Map.end()) {
-      uint32_t Id = intern(Names[P.Site] + PathBuf);
-      // intern() may have grown SiteStreams: look the site's map up again.
-      It = SiteStreams[P.Site].emplace(PathBuf, Id).first;
-    }
-    P.Stream = It->second;
-    if (LeafNo < L.size())
-      L[LeafNo] = {PathBuf, P.Stream};
-    else
-      L.push_back({PathBuf, P.Stream});
-  }
-  ++LeafNo;
-  if (!Filter)
-    return true;
-  if (P.Stream >= Wanted.size())
-    Wanted.resize(Names.size(), -1);
-  if (Wanted[P.Stream] < 0)
-    Wanted[P.Stream] =
-        std::binary_search(Subjects.begin(), Subjects.end(), Names[P.Stream]);
-  return Wanted[P.Stream] != 0;
-}
-
-void Feed::send(const Point &P) {
-  for (Sink *K : Sinks)
-    K->value(*this, P);
-}
-
-void Feed::flatten(const Value &V, std::string &Path, Point &P, int Depth) {
-  size_t Mark = Path.size();
-  if (isScalar(V)) {
-    if (!leaf(P))
-      return; // no check wants it: not even converted
-    scalarOf(V, P.V);
-    P.TopLevel = Depth == 0;
-    P.HashField = Path.size() >= 5 && Path.compare(Mark - 5, 5, ".hash") == 0;
-    send(P);
-    return;
-  }
+Feed::Cat Feed::catOf(const Value &V, int Depth, Origin O) {
+  if (isScalar(V))
+    return Cat::Scalar;
+  if (O == Origin::Arg) // a site's args: scalars only
+    return Cat::None;
   if (V.K == Value::Kind::Array) {
     bool Scalars = true;
     for (const Value &I : V.items())
       Scalars &= isScalar(I);
-    if (Scalars) {
-      if (!leaf(P) || !arrayText(V, TextBuf))
-        return;
-      P.V.K = Scalar::Kind::Str;
-      P.V.S = TextBuf;
-      P.TopLevel = Depth == 0;
-      P.HashField = false;
-      send(P);
-      return;
-    }
-    if (Depth >= 3)
-      return;
-    size_t I = 0;
-    for (const Value &Item : V.items()) {
-      Path += "[" + std::to_string(I++) + "]";
-      flatten(Item, Path, P, Depth + 1);
-      Path.resize(Mark);
-    }
-    return;
+    return Scalars ? Cat::Text : Depth >= 3 ? Cat::None : Cat::List;
   }
-  if (V.K != Value::Kind::Object || Depth >= 3)
-    return; // null, truncated: nothing to compare
-  for (const auto &[Name, Member] : V.members()) {
-    Path += ".";
-    Path += Name;
-    flatten(Member, Path, P, Depth + 1);
-    Path.resize(Mark);
-  }
+  return V.K == Value::Kind::Object && Depth < 3 ? Cat::Object : Cat::None;
 }
 
-void Feed::stream(const Event &E, uint32_t Site, const SiteInfo &Info,
-                  const std::vector<OpenScope> &Stack) {
-  Point &P = Pt; // reused: its string keeps its capacity
-  P.Site = Site;
-  P.E = &E;
-  P.Stack = &Stack;
-  if (Site >= Layouts.size())
-    Layouts.resize(Names.size());
-  Layout = &Layouts[Site].Leaves;
-  LeafNo = 0;
+template <class Fn>
+bool Feed::roots(const Event &E, const SiteInfo &Info, Fn &&F) {
   // A site's own args (not the context it inherits: the site that set the
   // context has those as its own).
-  if (!Info.ArgNames.empty() && E.A) {
-    P.O = Origin::Arg;
+  if (!Info.ArgNames.empty() && E.A)
     for (const auto &[Name, V] : *E.A) {
       bool Own = false;
       for (const std::string &N : Info.ArgNames)
         Own |= N == Name;
-      if (!Own)
-        continue;
-      PathBuf = " arg ";
-      PathBuf += Name;
-      P.HashField = false;
-      if (isScalar(V) && leaf(P)) {
-        scalarOf(V, P.V);
-        P.TopLevel = true;
-        send(P);
-      }
+      if (Own && !F(V, std::string_view(Name), 0, Origin::Arg))
+        return false;
     }
-  }
   if (E.Kind != EventKind::Watch)
-    return;
+    return true;
   switch (Info.Kind) {
-  case SiteKind::State: {
-    const Value *Param = E.V.get("param");
-    if (!Param || Param->K != Value::Kind::String)
-      return;
-    P.O = Origin::State;
-    // One layout per parameter: their leaves differ by the name.
-    Layout = &Layouts[Site].ByParam[Param->str()];
-    LeafNo = 0;
-    for (const auto &[Name, Member] : E.V.members()) {
-      if (Name == "param")
-        continue;
-      PathBuf = " [";
-      PathBuf += Param->str();
-      PathBuf += "].";
-      PathBuf += Name;
-      flatten(Member, PathBuf, P, 1);
-    }
-    return;
-  }
+  case SiteKind::State:
+    for (const auto &[Name, Member] : E.V.members())
+      if (Name != "param" &&
+          !F(Member, std::string_view(Name), 1, Origin::State))
+        return false;
+    return true;
   case SiteKind::Api: {
     const Value *Phase = E.V.get("phase");
     if (!Phase)
-      return;
+      return true;
     if (Phase->str() == "pre") {
       // One stream per argument, even when all are scalars.
-      P.O = Origin::ApiArg;
-      const Value *Args = E.V.get("args");
-      if (!Args)
-        return;
-      size_t I = 0;
-      for (const Value &A : Args->items()) {
-        PathBuf = " args[" + std::to_string(I++) + "]";
-        flatten(A, PathBuf, P, 1);
-      }
+      if (const Value *Args = E.V.get("args"))
+        for (const Value &A : Args->items())
+          if (!F(A, std::string_view(), 1, Origin::ApiArg))
+            return false;
     } else if (Phase->str() == "post") {
-      P.O = Origin::ApiRet;
-      if (const Value *Ret = E.V.get("ret")) {
-        PathBuf = " ret";
-        flatten(*Ret, PathBuf, P, 1);
-      }
+      if (const Value *Ret = E.V.get("ret"))
+        return F(*Ret, std::string_view("ret"), 1, Origin::ApiRet);
     }
-    return;
+    return true;
   }
   default:
-    P.O = Origin::Watch;
-    PathBuf = " value";
-    flatten(E.V, PathBuf, P, 0);
+    return F(E.V, std::string_view("value"), 0, Origin::Watch);
+  }
+}
+
+bool Feed::verify(const Value &V, std::string_view Name, int Depth, Origin O,
+                  const Layout &L, size_t &At) const {
+  if (At >= L.Toks.size())
+    return false;
+  const Tok &T = L.Toks[At++];
+  Cat C = catOf(V, Depth, O);
+  if (T.C != C || T.Depth != Depth || T.O != O || T.Name != Name)
+    return false;
+  if (C == Cat::Object) {
+    for (const auto &[N, M] : V.members())
+      if (!verify(M, N, Depth + 1, O, L, At))
+        return false;
+  } else if (C == Cat::List) {
+    for (const Value &I : V.items())
+      if (!verify(I, std::string_view(), Depth + 1, O, L, At))
+        return false;
+  }
+  return true;
+}
+
+void Feed::build(const Value &V, std::string_view Name, bool Item, int Depth,
+                 Origin O, uint32_t Site, Layout &L) {
+  size_t Mark = PathBuf.size();
+  Tok T;
+  T.Name = Name;
+  T.Depth = static_cast<uint8_t>(Depth);
+  T.C = catOf(V, Depth, O);
+  T.O = O;
+  // The stream's path, as docs/invariants.md names it.
+  if (Depth == 0)
+    PathBuf += O == Origin::Arg ? " arg " : " ";
+  else if (Item)
+    PathBuf += "[" + std::string(Name) + "]";
+  else if (O == Origin::ApiArg && Depth == 1)
+    ; // ` args[I]`, written by the caller
+  else
+    PathBuf += Depth == 1 && O == Origin::ApiRet ? " " : ".";
+  if (!Item)
+    PathBuf += Name;
+  T.HashField = PathBuf.size() >= 5 &&
+                PathBuf.compare(PathBuf.size() - 5, 5, ".hash") == 0;
+  if (T.C == Cat::Scalar || T.C == Cat::Text)
+    T.Stream = intern(Names[Site] + PathBuf);
+  if (Item)
+    T.Name.clear();
+  L.Toks.push_back(std::move(T));
+  Cat C = L.Toks.back().C;
+  if (C == Cat::Object) {
+    for (const auto &[N, M] : V.members())
+      build(M, N, false, Depth + 1, O, Site, L);
+  } else if (C == Cat::List) {
+    size_t I = 0;
+    for (const Value &Each : V.items())
+      build(Each, std::to_string(I++), true, Depth + 1, O, Site, L);
+  }
+  PathBuf.resize(Mark);
+}
+
+bool Feed::wanted(uint32_t Stream) {
+  if (Stream >= ToSinks.size())
+    ToSinks.resize(Names.size());
+  StreamSinks &S = ToSinks[Stream];
+  if (!S.Known) {
+    S.Known = true;
+    for (Sink *K : Sinks)
+      if (K->wants(*this, Stream))
+        S.Sinks.push_back(K);
+  }
+  CurSinks = &S.Sinks;
+  return !S.Sinks.empty();
+}
+
+void Feed::sendAll(const Value &V, int Depth, const Layout &L, size_t &At) {
+  const Tok &T = L.Toks[At++];
+  switch (T.C) {
+  case Cat::None:
+    return;
+  case Cat::Scalar:
+  case Cat::Text: {
+    if (!wanted(T.Stream))
+      return; // no check wants it: not even converted
+    Point &P = Pt;
+    P.Stream = T.Stream;
+    P.O = T.O;
+    P.TopLevel = Depth == 0;
+    P.HashField = T.HashField;
+    if (T.C == Cat::Scalar) {
+      scalarOf(V, P.V);
+    } else {
+      arrayText(V, TextBuf);
+      P.V.K = Scalar::Kind::Str;
+      P.V.S = TextBuf;
+    }
+    for (Sink *K : *CurSinks)
+      K->value(*this, P);
     return;
   }
+  case Cat::Object:
+    for (const auto &Member : V.members())
+      sendAll(Member.second, Depth + 1, L, At);
+    return;
+  case Cat::List:
+    for (const Value &I : V.items())
+      sendAll(I, Depth + 1, L, At);
+    return;
+  }
+}
+
+Feed::Layout *Feed::paramLayout(uint32_t Site, const Event &E) {
+  const Value *Param = E.V.get("param");
+  if (!Param || Param->K != Value::Kind::String)
+    return nullptr;
+  SiteLayouts &S = Layouts[Site];
+  const std::string &Name = Param->str();
+  size_t I = S.NextParam;
+  if (I >= S.Params.size() || S.Params[I].Param != Name) {
+    auto [It, New] = S.ParamIndex.try_emplace(Name, S.Params.size());
+    if (New) {
+      S.Params.emplace_back();
+      S.Params.back().Param = Name;
+      S.Params.back().ParamStream = intern(Names[Site] + " [" + Name + "]");
+    }
+    I = It->second;
+  }
+  S.NextParam = I + 1 == S.Params.size() ? 0 : I + 1;
+  return &S.Params[I];
+}
+
+void Feed::stream(const Event &E, uint32_t Site, const SiteInfo &Info,
+                  const std::vector<OpenScope> &Stack, Layout &L) {
+  Point &P = Pt; // reused: its string keeps its capacity
+  P.Site = Site;
+  P.E = &E;
+  P.Stack = &Stack;
+  // Does the record have the layout of the last one? Names compared, no
+  // path built; if not, the layout is made again from this record.
+  size_t At = 0;
+  bool Same =
+      roots(E, Info,
+            [&](const Value &V, std::string_view Name, int Depth, Origin O) {
+              return verify(V, Name, Depth, O, L, At);
+            }) &&
+      At == L.Toks.size();
+  if (!Same) {
+    L.Toks.clear();
+    std::string Prefix = L.Param.empty() ? std::string() : " [" + L.Param + "]";
+    size_t ArgNo = 0;
+    roots(E, Info,
+          [&](const Value &V, std::string_view Name, int Depth, Origin O) {
+            PathBuf.clear();
+            if (O == Origin::State) {
+              PathBuf = Prefix;
+              build(V, Name, false, Depth, O, Site, L);
+            } else if (O == Origin::ApiArg) {
+              PathBuf = " args[" + std::to_string(ArgNo++) + "]";
+              build(V, Name, false, Depth, O, Site, L);
+            } else {
+              build(V, Name, false, Depth, O, Site, L);
+            }
+            return true;
+          });
+  }
+  At = 0;
+  roots(E, Info, [&](const Value &V, std::string_view, int Depth, Origin) {
+    sendAll(V, Depth, L, At);
+    return true;
+  });
 }
 
 } // namespace sonde::trace::inv

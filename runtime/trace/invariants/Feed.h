@@ -11,10 +11,13 @@
 //  - Every recorded value becomes points of value streams: a site's own
 //    args, a watch's value (structured values: one stream per field), a
 //    model state record per parameter and field, an API call's arguments
-//    and result.
+//    and result. A site's records have one shape record after record: the
+//    Feed keeps it (the names and kinds of the nodes, in preorder, with
+//    their streams), checks each record against it by comparing names,
+//    and builds stream names only when it changes.
 //
 // Memory: the open regions of each thread (each with a table over the
-// sites) and the interned names; nothing per record.
+// sites), the interned names and each site's layout; nothing per record.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +27,7 @@
 #include "Invariants.h"
 
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -96,6 +100,9 @@ public:
   /// Every record, with its site, before its values are streamed.
   virtual void record(Feed &, const Event &, uint32_t /*Site*/) {}
   virtual void value(const Feed &, const Point &) {}
+  /// Whether value() wants the points of this stream; asked once per
+  /// stream, so that a point goes only to the sinks that use it.
+  virtual bool wants(const Feed &, uint32_t /*Stream*/) { return true; }
   /// A region ended (a record past its end arrived, or the trace ended).
   virtual void scopeClosed(const Feed &, const OpenScope &) {}
   /// The trace is over: forget what chains records of one trace.
@@ -137,19 +144,68 @@ public:
   size_t traces() const { return TraceCount; }
   uint64_t records() const { return Records; }
 
+  /// For a model state record, while its sinks see it: the stream of its
+  /// parameter (`site [param]`), or -1.
+  int64_t paramStream() const { return CurParamStream; }
+
+  /// Says something once to whoever runs the command (a warning): what a
+  /// relation could not do with these traces, and why.
+  void note(std::string Text) { Notes.push_back(std::move(Text)); }
+  const std::vector<std::string> &notes() const { return Notes; }
+
   /// The key of a site: `category/name in function at file:line`.
   static std::string siteKey(const SiteInfo &S);
 
 private:
+  /// What a node of a record's value is, for the layout.
+  enum class Cat : uint8_t { None, Scalar, Text, Object, List };
+  /// One node of a record, in preorder: a member's or an arg's name (empty
+  /// for array items: their place says their index), its depth, what it
+  /// is, and for a leaf (Scalar, Text) its stream.
+  struct Tok {
+    std::string Name;
+    uint8_t Depth = 0;
+    Cat C = Cat::None;
+    Origin O = Origin::Watch;
+    bool HashField = false;
+    uint32_t Stream = 0;
+  };
+  /// The nodes of a site's records (of one parameter's, for model state),
+  /// as the last record had them. Records of a site have the same shape
+  /// record after record: checking that a record has it compares names,
+  /// and no path is built.
+  struct Layout {
+    std::vector<Tok> Toks;
+    std::string Param;        ///< model state: the parameter
+    uint32_t ParamStream = 0; ///< model state: `site [param]`
+  };
+  struct SiteLayouts {
+    Layout Plain;
+    Layout Post; ///< an API site's post records (Plain: its pre records)
+    /// Model state: one layout per parameter; records come parameter
+    /// after parameter, so the one after the last is tried first.
+    std::vector<Layout> Params;
+    std::unordered_map<std::string, size_t> ParamIndex;
+    size_t NextParam = 0;
+  };
+
   void beginTrace(const Trace &T);
   uint32_t siteOf(const Trace &T, uint32_t Id);
   void close(std::vector<OpenScope> &Stack);
+  /// The layout of a model state record (null if it names no parameter).
+  Layout *paramLayout(uint32_t Site, const Event &E);
   void stream(const Event &E, uint32_t Site, const SiteInfo &Info,
-              const std::vector<OpenScope> &Stack);
-  /// The stream of the leaf at PathBuf, in P; whether a sink wants it.
-  bool leaf(Point &P);
-  void send(const Point &P);
-  void flatten(const Value &V, std::string &Path, Point &P, int Depth);
+              const std::vector<OpenScope> &Stack, Layout &L);
+  /// Calls Fn(node value, name, index, depth, origin) for each root of
+  /// the record and returns false as soon as Fn does.
+  template <class Fn> bool roots(const Event &E, const SiteInfo &Info, Fn &&F);
+  bool verify(const Value &V, std::string_view Name, int Depth, Origin O,
+              const Layout &L, size_t &Cur) const;
+  void build(const Value &V, std::string_view Name, bool Item, int Depth,
+             Origin O, uint32_t Site, Layout &L);
+  void sendAll(const Value &V, int Depth, const Layout &L, size_t &Cur);
+  static Cat catOf(const Value &V, int Depth, Origin O);
+  bool wanted(uint32_t Stream);
 
   std::vector<Sink *> Sinks;
   bool Nesting;
@@ -163,29 +219,23 @@ private:
   bool Filter = false;
   std::vector<std::string> Subjects; ///< sorted
   std::vector<int8_t> Streamed;      ///< per interned id: -1 unknown, 0, 1
-  std::vector<int8_t> Wanted; ///< per stream: a check has invariants on it
+  /// Per stream: the sinks that want its points (valid when Known).
+  struct StreamSinks {
+    bool Known = false;
+    std::vector<Sink *> Sinks;
+  };
+  std::vector<StreamSinks> ToSinks;
+  const std::vector<Sink *> *CurSinks = nullptr;
   std::unordered_map<uint32_t, std::vector<OpenScope>> Stacks; ///< by thread
   std::vector<std::vector<int32_t>> PosPool; ///< closed scopes' tables
-  /// Per interned site: its streams by path (` arg lr`, `.hash`).
-  std::vector<std::unordered_map<std::string, uint32_t>> SiteStreams;
   uint64_t NextIter = 1;
   size_t TraceCount = 0;
   uint64_t Records = 0;
   std::string PathBuf, TextBuf;
   Point Pt;
-  /// Per interned site: its leaves in the order the last record had them,
-  /// and per parameter for model state sites.
-  struct Leaf {
-    std::string Path;
-    uint32_t Stream;
-  };
-  struct SiteLayout {
-    std::vector<Leaf> Leaves;
-    std::unordered_map<std::string, std::vector<Leaf>> ByParam;
-  };
-  std::vector<SiteLayout> Layouts;
-  std::vector<Leaf> *Layout = nullptr;
-  size_t LeafNo = 0;
+  std::vector<SiteLayouts> Layouts; ///< per interned site
+  int64_t CurParamStream = -1;
+  std::vector<std::string> Notes;
 };
 
 /// A file's last component: site keys name files by it, so a trace from

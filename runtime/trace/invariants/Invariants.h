@@ -80,7 +80,18 @@ struct CheckReport {
   size_t Unexercised = 0; ///< invariants no record of the traces touched
   uint64_t Records = 0;
   size_t Traces = 0;
+  /// What could not be checked, and why (a warning each).
+  std::vector<std::string> Notes;
+  /// The invariants some record touched or broke (for mergeReports).
+  std::vector<const Invariant *> Exercised;
 };
+
+/// One report from the reports of checks of consecutive parts of the
+/// traces (each part's files checked by its own Checker, in order): counts
+/// and records summed, each invariant's first violation the earliest
+/// part's. Parts must not split what one relation compares across traces
+/// (a job's ranks: one directory, one part).
+CheckReport mergeReports(std::vector<CheckReport> Parts, size_t Invariants);
 
 /// Learns invariants from good traces. For each trace: observe() each of
 /// its events in the reader's order (time order per thread), then
@@ -94,6 +105,9 @@ public:
   /// The invariants kept, sorted by family, relation and subject.
   std::vector<Invariant> finish();
   size_t traces() const;
+  /// What could not be learned from these traces, and why (a warning
+  /// each).
+  const std::vector<std::string> &notes() const;
 
 private:
   struct Impl;

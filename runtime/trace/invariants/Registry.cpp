@@ -12,9 +12,9 @@
 namespace sonde::trace::inv {
 
 const std::vector<Family> &families() {
-  static const std::vector<Family> All = {orderFamily(), containmentFamily(),
-                                          stateFamily(), valueFamily(),
-                                          argumentFamily()};
+  static const std::vector<Family> All = {orderFamily(),    containmentFamily(),
+                                          stateFamily(),    valueFamily(),
+                                          argumentFamily(), ranksFamily()};
   return All;
 }
 

@@ -26,11 +26,7 @@ namespace sonde::trace::inv {
 namespace {
 
 /// The parameter's identity: its hash, else its statistics.
-bool fingerprint(const Event &E, std::string &Param, std::string &Print) {
-  const Value *P = E.V.get("param");
-  if (!P || P->K != Value::Kind::String)
-    return false;
-  Param = P->str();
+bool fingerprint(const Event &E, std::string &Print) {
   if (const Value *H = E.V.get("hash"); H && H->K == Value::Kind::String) {
     Print = H->str();
     return true;
@@ -45,28 +41,15 @@ bool fingerprint(const Event &E, std::string &Param, std::string &Print) {
   return !Print.empty();
 }
 
-/// The streams of the parameters of state sites: `<site> [fc1.weight]`,
-/// interned once each.
-class ParamStreams {
-  std::unordered_map<uint32_t, std::unordered_map<std::string, uint32_t>> Ids;
-  std::string Param;
-
-public:
-  bool get(Feed &F, const Event &E, uint32_t Site, uint32_t &Stream,
-           std::string &Print) {
-    const SiteInfo *S = F.siteInfo(Site);
-    if (!S || S->Kind != SiteKind::State || E.Kind != EventKind::Watch ||
-        !fingerprint(E, Param, Print))
-      return false;
-    auto &Map = Ids[Site];
-    auto It = Map.find(Param);
-    if (It == Map.end())
-      It =
-          Map.emplace(Param, F.intern(F.name(Site) + " [" + Param + "]")).first;
-    Stream = It->second;
-    return true;
-  }
-};
+/// The stream of the parameter of a model state record (`<site>
+/// [fc1.weight]`), which the Feed resolved, and its fingerprint.
+bool paramOf(const Feed &F, const Event &E, uint32_t &Stream,
+             std::string &Print) {
+  if (F.paramStream() < 0 || !fingerprint(E, Print))
+    return false;
+  Stream = static_cast<uint32_t>(F.paramStream());
+  return true;
+}
 
 /// A parameter's previous fingerprint, on one thread.
 struct Prev {
@@ -86,16 +69,15 @@ bool isWithinStream(const Point &P) {
 class StateLearner : public Learner {
   std::unordered_map<uint32_t, Chain> Params;
   std::unordered_map<uint32_t, Constancy> Values;
-  ParamStreams Streams;
   InferOptions Opt;
 
 public:
   explicit StateLearner(const InferOptions &O) : Opt(O) {}
 
-  void record(Feed &F, const Event &E, uint32_t Site) override {
+  void record(Feed &F, const Event &E, uint32_t) override {
     uint32_t Stream;
     std::string Print;
-    if (!Streams.get(F, E, Site, Stream, Print))
+    if (!paramOf(F, E, Stream, Print))
       return;
     Chain &C = Params[Stream];
     Prev &L = C.Links[E.Thread];
@@ -152,7 +134,6 @@ public:
 
 class StateCheck : public CheckSink {
   std::vector<Chain> Chains;
-  ParamStreams Streams;
   std::string Print;
   struct Last {
     uint64_t Iter = 0;
@@ -167,9 +148,7 @@ public:
 
   void record(Feed &F, const Event &E, uint32_t Site) override {
     uint32_t Stream;
-    const SiteInfo *S = F.siteInfo(Site);
-    if (!S || S->Kind != SiteKind::State || !F.streamed(Site) ||
-        !Streams.get(F, E, Site, Stream, Print))
+    if (!paramOf(F, E, Stream, Print))
       return;
     for (size_t I : about(F, Stream)) {
       Prev &L = Chains[I].Links[E.Thread];

@@ -193,7 +193,6 @@ public:
     for (size_t I : about(F, P.Stream)) {
       const Invariant &Inv = *Tallies[I].Inv;
       Last &L = Lasts[I];
-      Link &K = L.Links[P.E->Thread];
       Tallies[I].Touched = true;
       std::string Bad;
       if (L.R == Rel::Finite) {
@@ -208,6 +207,7 @@ public:
           if (!Same)
             Bad = "value " + P.V.text();
         } else {
+          Link &K = L.Links[P.E->Thread];
           int64_t Scope = idOf(F, I, /*Other=*/false, /*Scope=*/true);
           uint64_t It = Scope < 0 ? 0 : iterationOf(*P.Stack, uint32_t(Scope));
           if (K.Pending && K.Pending == It)
@@ -217,6 +217,7 @@ public:
             K.V = P.V;
         }
       } else {
+        Link &K = L.Links[P.E->Thread];
         if (K.Have && P.V.isNumber() && K.V.isNumber() &&
             (Inv.Direction == "increasing" ? P.V.N < K.V.N : P.V.N > K.V.N))
           Bad = "was " + K.V.text() + ", now " + P.V.text();

@@ -88,7 +88,8 @@ void Decoder::block(Block B, Cursor &C, uint64_t BlockAt) {
     A.RealNs = static_cast<int64_t>(Real);
     A.MonoNs = static_cast<int64_t>(Mono);
     T.Anchors.push_back(A);
-    if (C.ok() && !C.atEnd()) { // 1.4: the clock exchange's result
+    if (T.VersionMinor >= format::ClockExchangeMinor && C.ok() &&
+        !C.atEnd()) { // the clock exchange's result
       int64_t Offset = C.svarint();
       uint64_t Uncertainty = C.varint(), Ref = C.varint();
       std::string Boot = readStr(C);

@@ -9,6 +9,11 @@ breaks at least one invariant of the expected relation whose names hold
 the expected site (exit 1), and none that names an unrelated one where
 the expectation says so. Also: usage and file errors exit 2.
 
+Also `check --follow` on a trace written in two halves: it checks the
+first half, says so, and when the rest arrives gives the report a check of
+the whole file gives; on a torn trace that never grows, it stops after
+--idle seconds and says so.
+
 Prints the table bug x relations that caught it (docs/invariants.md).
 No timing is measured or assumed: the runs are compared by content only.
 """
@@ -16,6 +21,7 @@ No timing is measured or assumed: the runs are compared by content only.
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -76,6 +82,48 @@ def check(args, invariants, trace):
         sys.exit("sonde check %s: not JSON (%d): %s %s"
                  % (trace, r.returncode, r.stdout, r.stderr))
     return r.returncode, report
+
+
+def follow(args, inv, done, tmp):
+    """check --follow on a copy of a finished trace written in two halves.
+    The second half is written only once the first was checked (its note
+    read), so nothing depends on timing."""
+    os.makedirs(tmp)
+    src = [os.path.join(done, f) for f in os.listdir(done)][0]
+    data = open(src, "rb").read()
+    dst = os.path.join(tmp, os.path.basename(src))
+    with open(dst, "wb") as f:
+        f.write(data[:len(data) // 2])
+    p = subprocess.Popen([args.sonde, "check", tmp, "--invariants", inv,
+                          "--json", "--follow", "--interval", "0.1",
+                          "--idle", "600"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    first = ""
+    while "sonde: note: following: " not in first:
+        line = p.stderr.readline()
+        if not line:
+            fail("check --follow ended before its first note: %r" % first)
+            break
+        first += line
+    with open(dst, "ab") as f:
+        f.write(data[len(data) // 2:])
+    out, err = p.communicate(timeout=600)
+    rc, whole = check(args, inv, dst)
+    if p.returncode != rc or json.loads(out) != whole:
+        fail("check --follow gave exit %d %s, a check of the whole file "
+             "exit %d %s" % (p.returncode, out[:200], rc, str(whole)[:200]))
+    if "sonde: violation: " not in first + err:
+        fail("check --follow said no violation as it went: %r" % err)
+    # Torn for good (a killed run): checked as far as it goes, said once.
+    with open(dst, "wb") as f:
+        f.write(data[:len(data) // 2])
+    r = run([args.sonde, "check", dst, "--invariants", inv, "--json",
+             "--follow", "--interval", "0.1", "--idle", "0.5"])
+    if "no trace grew for" not in r.stderr or not json.loads(r.stdout):
+        fail("check --follow on a torn trace: exit %d, %r" % (
+            r.returncode, r.stderr))
+    shutil.rmtree(tmp)
 
 
 def names(v):
@@ -141,13 +189,22 @@ def main():
             caught = sorted({"%s.%s" % (v["family"], v["relation"]) for v in vs})
             table.append((bug, len(vs), caught))
 
+        follow(args, inv, os.path.join(tmp, "no-zero-grad"),
+               os.path.join(tmp, "follow"))
+
         # Usage and file errors: exit 2, nothing on standard output.
         for cmd in (["check", third],
                     ["check", third, "--invariants",
                      os.path.join(tmp, "missing.yaml")],
                     ["check", os.path.join(tmp, "missing"),
                      "--invariants", inv],
-                    ["infer"], ["infer", third, "--min-support", "0"]):
+                    ["infer"], ["infer", third, "--min-support", "0"],
+                    ["check", third, "--invariants", inv, "--follow",
+                     "--interval", "0"],
+                    ["check", third, "--invariants", inv, "--follow=yes"],
+                    # --follow on what never becomes a trace: said, exit 2.
+                    ["check", os.path.join(tmp, "missing"), "--invariants",
+                     inv, "--follow", "--interval", "0.1", "--idle", "0.3"]):
             r = run([args.sonde] + cmd)
             if r.returncode != 2 or r.stdout or "sonde: error:" not in r.stderr:
                 fail("sonde %s: exit %d, stdout %r, stderr %r" % (

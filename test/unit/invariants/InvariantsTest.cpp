@@ -43,6 +43,7 @@ struct Knobs {
   int ShapeBreakAt = -1; ///< a short batch in the middle of an epoch
   bool ApiInZeroGrad = true;
   bool EpochRegion = true; ///< the epoch loop is probed
+  int HashSkewFrom = -1;   ///< p1's hash takes another value from that step
 };
 
 class Builder {
@@ -194,6 +195,8 @@ Trace makeRun(const Knobs &K) {
         bool Frozen = P == 0 && K.FrozenFrom >= 0 && Global >= K.FrozenFrom;
         uint64_t H = Frozen ? 5 : 1u << 20 | uint64_t(Global) << 4 | P;
         H ^= K.Seed << 40;
+        if (P == 0 && K.HashSkewFrom >= 0 && Global >= K.HashSkewFrom)
+          H ^= 0xabc;
         B.watch(B.State, S0 + 600 + P,
                 Value::object(
                     {{"param", Value::string(P ? "fc.bias" : "fc.weight")},
@@ -631,3 +634,156 @@ TEST_F(Relations, AViolationIsCountedWhenItsRecordArrives) {
 }
 
 } // namespace
+
+namespace {
+
+/// One data-parallel job: its ranks' traces in one directory, as a run
+/// writes them. `Skew` changes rank 1's run (a rank that did not average).
+std::vector<Trace> job(Knobs K, const std::string &Dir, Knobs *Skew = nullptr) {
+  std::vector<Trace> Ranks;
+  for (int R = 0; R < 2; ++R) {
+    Trace T = makeRun(R == 1 && Skew ? *Skew : K);
+    T.Path = Dir + "/train-" + std::to_string(R) + ".sonde";
+    T.Process.Rank = R;
+    T.Process.WorldSize = 2;
+    Ranks.push_back(std::move(T));
+  }
+  return Ranks;
+}
+
+std::vector<Invariant> learnJobs(Knobs K, uint64_t MinSupport = 10) {
+  std::vector<Trace> All;
+  for (uint64_t Seed : {1, 2}) {
+    K.Seed = Seed;
+    for (Trace &T : job(K, "job" + std::to_string(Seed)))
+      All.push_back(std::move(T));
+  }
+  return learn(All, MinSupport);
+}
+
+CheckReport checkAll(const std::vector<Invariant> &Invs,
+                     const std::vector<Trace> &Traces) {
+  Checker C(Invs);
+  for (const Trace &T : Traces) {
+    for (const Event &E : T.Events)
+      C.observe(T, E);
+    C.endTrace();
+  }
+  return C.finish();
+}
+
+} // namespace
+
+TEST(RelationsRanks, ParametersEqualAcrossRanksHoldAndBreak) {
+  std::vector<Invariant> Invs = learnJobs({});
+  const Invariant *I = findInv(Invs, "equal", "[fc.weight].hash");
+  ASSERT_NE(I, nullptr);
+  EXPECT_EQ(I->Family, "ranks");
+  EXPECT_EQ(I->Support, 40u); // 20 steps compared in each of two jobs
+  Knobs K;
+  K.Seed = 3;
+  CheckReport Good = checkAll(Invs, job(K, "job3"));
+  EXPECT_TRUE(Good.Violations.empty()) << describe(Good);
+  Knobs Bad = K;
+  Bad.HashSkewFrom = 5;
+  CheckReport R = checkAll(Invs, job(K, "job4", &Bad));
+  const Violation *V = violated(R, "equal");
+  ASSERT_NE(V, nullptr) << describe(R);
+  EXPECT_NE(V->Inv->Subject.find("[fc.weight].hash"), std::string::npos);
+  EXPECT_EQ(V->First.Rank, 1);
+  EXPECT_EQ(V->Count, 15u); // steps 5..19
+  EXPECT_NE(V->First.Detail.find("on rank 0"), std::string::npos)
+      << V->First.Detail;
+  for (const Violation &W : R.Violations) // fc.bias still agrees
+    EXPECT_EQ(W.Inv->Subject.find("[fc.bias]"), std::string::npos);
+}
+
+TEST(RelationsRanks, NeedsRanksSupportAndAChangingValue) {
+  // One process: nothing to compare.
+  EXPECT_EQ(findInv(learn(goodRuns()), "equal", ""), nullptr);
+  // Four steps in each of two jobs: 8 comparisons, fewer than 10.
+  Knobs Few;
+  Few.Steps = 4;
+  EXPECT_EQ(findInv(learnJobs(Few), "equal", ""), nullptr);
+  EXPECT_NE(findInv(learnJobs(Few, 8), "equal", "[fc.weight].hash"), nullptr);
+  // A constant is equal everywhere by itself: value.fixed says it.
+  std::vector<Invariant> Invs = learnJobs({});
+  EXPECT_EQ(findInv(Invs, "equal", "requires_grad"), nullptr);
+  EXPECT_NE(findInv(Invs, "fixed", "requires_grad"), nullptr);
+}
+
+TEST(RelationsRanks, PastTheFirstRecordsBlocksAreCompared) {
+  // 2100 records a stream: 1024 compared one by one, then a block of
+  // 1024, then the last 52.
+  Knobs K;
+  K.Steps = 2100;
+  std::vector<Invariant> Invs = learnJobs(K);
+  const Invariant *I = findInv(Invs, "equal", "[fc.weight].hash");
+  ASSERT_NE(I, nullptr);
+  EXPECT_EQ(I->Support, 4200u); // every record of both jobs compared
+  K.Seed = 3;
+  CheckReport Good = checkAll(Invs, job(K, "job3"));
+  EXPECT_TRUE(Good.Violations.empty()) << describe(Good);
+  Knobs Bad = K;
+  Bad.HashSkewFrom = 1500;
+  CheckReport R = checkAll(Invs, job(K, "job4", &Bad));
+  const Violation *V = violated(R, "equal");
+  ASSERT_NE(V, nullptr) << describe(R);
+  EXPECT_EQ(V->Count, 2u); // the block of records 1025..2048, the last 52
+  EXPECT_NE(V->First.Detail.find("records 1025 to 2048"), std::string::npos)
+      << V->First.Detail;
+  EXPECT_EQ(V->First.Rank, 1);
+}
+
+TEST(RelationsRanks, TwoTracesOfOneRankInADirectoryAreSaid) {
+  std::vector<Invariant> Invs = learnJobs({});
+  Knobs K;
+  K.Seed = 3;
+  std::vector<Trace> Mixed = job(K, "mixed");
+  Knobs Bad = K;
+  Bad.HashSkewFrom = 0;
+  for (Trace &T : job(K, "mixed", &Bad))
+    Mixed.push_back(std::move(T));
+  CheckReport R = checkAll(Invs, Mixed);
+  ASSERT_FALSE(R.Notes.empty());
+  EXPECT_NE(R.Notes[0].find("a second trace of rank 0"), std::string::npos)
+      << R.Notes[0];
+  // Only the first trace of each rank is compared: no violation is made
+  // up from the second job's rank 1 against the first's rank 0.
+  EXPECT_EQ(violated(R, "equal"), nullptr) << describe(R);
+}
+
+TEST(RelationsMerge, ChecksOfPartsMergeIntoTheCheckOfTheWhole) {
+  std::vector<Invariant> Invs = learn(goodRuns());
+  Knobs A, B, C;
+  A.Seed = 3;
+  A.NoZeroGradAt = 4;
+  B.Seed = 4;
+  B.FrozenFrom = 2;
+  C.Seed = 5;
+  C.NoZeroGradAt = 1;
+  auto Of = [](std::vector<Knobs> Ks) {
+    std::vector<Trace> Runs;
+    for (const Knobs &K : Ks)
+      Runs.push_back(makeRun(K));
+    return Runs;
+  };
+  CheckReport Whole = checkAll(Invs, Of({A, B, C}));
+  std::vector<CheckReport> Parts;
+  Parts.push_back(checkAll(Invs, Of({A})));
+  Parts.push_back(checkAll(Invs, Of({B, C})));
+  CheckReport Merged = mergeReports(std::move(Parts), Invs.size());
+  EXPECT_EQ(Merged.Records, Whole.Records);
+  EXPECT_EQ(Merged.Traces, Whole.Traces);
+  EXPECT_EQ(Merged.Unexercised, Whole.Unexercised);
+  ASSERT_EQ(Merged.Violations.size(), Whole.Violations.size())
+      << describe(Whole);
+  for (size_t I = 0; I < Whole.Violations.size(); ++I) {
+    EXPECT_EQ(Merged.Violations[I].Inv, Whole.Violations[I].Inv);
+    EXPECT_EQ(Merged.Violations[I].Count, Whole.Violations[I].Count);
+    EXPECT_EQ(Merged.Violations[I].First.TracePath,
+              Whole.Violations[I].First.TracePath);
+    EXPECT_EQ(Merged.Violations[I].First.Ts, Whole.Violations[I].First.Ts);
+  }
+  EXPECT_GE(Whole.Violations.size(), 2u);
+}

@@ -10,6 +10,7 @@
 
 #include "Export.h"
 #include "TraceFormat.h"
+#include "exports/TraincheckNames.h"
 
 #include <gtest/gtest.h>
 
@@ -185,7 +186,10 @@ TEST(ExportTest, TraincheckPairsCallsAndSplitsArgsFromMetaVars) {
                        0),
             0u)
       << L[0];
-  EXPECT_NE(L[0].find("\"args\":{\"bs\":64},\"kwargs\":{}"), std::string::npos);
+  // A region's own args have names: TrainCheck's kwargs, typed.
+  EXPECT_NE(L[0].find("\"args\":{},\"kwargs\":{\"bs\":{\"int\":64}}"),
+            std::string::npos)
+      << L[0];
   EXPECT_NE(L[0].find("\"time\":1000000123456"), std::string::npos);
   EXPECT_NE(L[1].find("\"var_name\":\"loss\",\"var_type\":\"double\","
                       "\"mode\":\"new\""),
@@ -196,6 +200,9 @@ TEST(ExportTest, TraincheckPairsCallsAndSplitsArgsFromMetaVars) {
   EXPECT_NE(L[2].find("\"func_call_id\":\"100_r0\""), std::string::npos);
   EXPECT_NE(L[2].find("\"type\":\"function_call (post)\""), std::string::npos);
   EXPECT_NE(L[2].find("\"time\":1000000125956"), std::string::npos);
+  EXPECT_NE(L[2].find("\"return_values\":{\"NoneType\":null}"),
+            std::string::npos)
+      << L[2];
   EXPECT_NE(L[3].find("\"mode\":\"update\""), std::string::npos);
   EXPECT_NE(L[4].find("\"function\":\"step\""), std::string::npos);
   EXPECT_NE(L[4].find("function_call (pre)"), std::string::npos);
@@ -247,22 +254,33 @@ TEST(ExportTest, TraincheckApiAndStateRecords) {
   auto L = lines(outputOf(std::move(B), exportTraincheck));
   ASSERT_EQ(L.size(), 5u);
   std::string Id = "\"func_call_id\":\"9_" + std::to_string(Call) + "\"";
+  // The optimizer's step under its Python name, a bound method; meta_vars'
+  // step counts the optimizer's steps (this is the first), as TrainCheck's.
   EXPECT_EQ(L[0].rfind("{" + Id +
                            ",\"thread_id\":9,\"process_id\":9,"
-                           "\"meta_vars\":{\"epoch\":1,\"step\":6},\"type\":"
+                           "\"meta_vars\":{\"epoch\":1,\"step\":1},\"type\":"
                            "\"function_call (pre)\",\"function\":"
-                           "\"torch::optim::Optimizer::step\"",
+                           "\"torch.optim.Optimizer.step\","
+                           "\"is_bound_method\":true,\"obj_id\":",
                        0),
             0u)
       << L[0];
-  EXPECT_NE(L[0].find("\"args\":{\"0\":{\"torch.Tensor\":{\"dtype\":"
-                      "\"float32\",\"shape\":[10],\"mean\":0.5}},\"1\":3},"
-                      "\"kwargs\":{}"),
+  // Values typed as TrainCheck's var_to_serializable writes them.
+  EXPECT_NE(L[0].find("\"args\":{\"0\":{\"torch.FloatTensor\":{\"dtype\":"
+                      "\"torch.float32\",\"shape\":[10],\"mean\":0.5}},"
+                      "\"1\":{\"int\":3}},\"kwargs\":{}"),
+            std::string::npos)
+      << L[0];
+  EXPECT_NE(L[0].find("\"sonde\":{\"cxx\":\"torch::optim::Optimizer::step\""),
             std::string::npos)
       << L[0];
   EXPECT_NE(L[1].find(Id), std::string::npos);
   EXPECT_NE(L[1].find("\"type\":\"function_call (post)\""), std::string::npos);
-  EXPECT_NE(L[1].find("\"return_values\":2"), std::string::npos);
+  EXPECT_NE(L[1].find("\"return_values\":{\"float\":2}"), std::string::npos)
+      << L[1];
+  EXPECT_NE(L[3].find("\"meta_vars\":{\"epoch\":1,\"step\":1}"),
+            std::string::npos)
+      << L[3];
   EXPECT_NE(L[2].find("\"type\":\"function_call (post) (exception)\""),
             std::string::npos);
   EXPECT_NE(L[3].find("{\"var_name\":\"fc2.bias\",\"var_type\":"
@@ -275,6 +293,31 @@ TEST(ExportTest, TraincheckApiAndStateRecords) {
             std::string::npos)
       << L[3];
   EXPECT_NE(L[4].find("\"mode\":\"update\""), std::string::npos);
+}
+
+TEST(ExportTest, TraincheckNamesCxxCallsAsPython) {
+  auto Py = [](const char *Cxx) { return pythonName(Cxx); };
+  EXPECT_EQ(Py("at::nll_loss").Name, "torch.nn.functional.nll_loss");
+  EXPECT_FALSE(Py("at::nll_loss").Bound);
+  EXPECT_EQ(Py("torch::optim::Adam::step").Name, "torch.optim.Adam.step");
+  EXPECT_TRUE(Py("torch::optim::Adam::step").Bound);
+  EXPECT_EQ(Py("torch::optim::StepLR::step").Name,
+            "torch.optim.lr_scheduler.StepLR.step");
+  EXPECT_FALSE(isOptimizerStep(Py("torch::optim::StepLR::step").Name));
+  EXPECT_TRUE(isOptimizerStep(Py("torch::optim::SGD::step").Name));
+  EXPECT_EQ(Py("torch::nn::functional::relu").Name, "torch.nn.functional.relu");
+  EXPECT_EQ(Py("torch::nn::LinearImpl::forward").Name,
+            "torch.nn.Linear.forward");
+  EXPECT_EQ(Py("torch::nn::Module::train").Name, "torch.nn.Module.train");
+  EXPECT_EQ(Py("at::Tensor::backward").Name, "torch.Tensor.backward");
+  EXPECT_TRUE(Py("at::Tensor::backward").Bound);
+  EXPECT_EQ(Py("torch::relu").Name, "torch.relu");
+  EXPECT_EQ(Py("c10d::ProcessGroupGloo::allreduce").Name,
+            "torch.distributed.all_reduce");
+  // No Python counterpart: the C++ name, said unmapped.
+  EXPECT_EQ(Py("mylib::train_step").Name, "mylib::train_step");
+  EXPECT_FALSE(Py("mylib::train_step").Mapped);
+  EXPECT_FALSE(Py("(dependent)::step").Mapped);
 }
 
 TEST(ExportTest, DftracerJoinsAnApiCallsPreAndPost) {

@@ -37,8 +37,8 @@ public:
                               vi(1000000000) + str("boot"));
     clock(0, 1000000000);
   }
-  void clock(uint64_t Tsc, uint64_t Real) {
-    block(Block::Clock, vi(Tsc) + vi(Real) + vi(Real));
+  void clock(uint64_t Tsc, uint64_t Real, const std::string &Tail = "") {
+    block(Block::Clock, vi(Tsc) + vi(Real) + vi(Real) + Tail);
   }
   void site(uint32_t Id, SiteKind K, const std::string &Name) {
     block(Block::Site, vi(Id) + char(static_cast<uint8_t>(K)) + char(0) +
@@ -312,4 +312,20 @@ TEST(TraceStream, AWalkStoppedMidwayStartsOverAndEndsClean) {
   }
   // Dropped midway: the destructor stops the walk thread.
   ASSERT_NE(S.next(), nullptr);
+}
+
+TEST(TraceStream, BytesAfterAnOlderFilesClockAnchorAreNotAClockExchange) {
+  // Format 1.2 (the builder's): what follows an anchor in its Clock block
+  // is left unread, as 1.2 readers left it; only 1.4 files carry the
+  // exchange there.
+  TraceBuilder B = twoThreads(1, 2);
+  B.clock(100, 1000000100, std::string("\x05", 1));
+  B.end();
+  TraceStream S;
+  std::string Error;
+  ASSERT_TRUE(S.openBytes(reinterpret_cast<const uint8_t *>(B.Bytes.data()),
+                          B.Bytes.size(), "t.sonde", Error))
+      << Error;
+  EXPECT_EQ(S.trace().Problem, "");
+  EXPECT_FALSE(S.trace().Sync.Known);
 }
