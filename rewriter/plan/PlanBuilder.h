@@ -115,6 +115,12 @@ struct Code {
         {unsigned(Text.size()), unsigned(Text.size() + Expr.size()), L});
     Text += Expr.str();
   }
+  /// Marks the next character as standing for the spec code at `L`: an
+  /// error clang reports there (a call of a sonde function the spec's value
+  /// does not fit) is the spec's, at its first column.
+  void specAnchor(SpecLoc L) {
+    Spans.push_back({unsigned(Text.size()), unsigned(Text.size()), L});
+  }
   bool empty() const { return Text.empty(); }
 };
 

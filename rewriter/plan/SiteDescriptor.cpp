@@ -43,12 +43,14 @@ uint8_t siteFlags(const Probe &Pr, SiteKind Kind, bool HasArgNames) {
   if (HasArgNames && Kind != SiteKind::Api && (Pr.contextArgs() || Point))
     Flags |= ContextArgs;
   Flags |= summaryFlags(Pr.Summary);
+  if (Pr.CheckFinite && Kind == SiteKind::Watch)
+    Flags |= CheckFinite;
   return uint8_t(Flags);
 }
 
 std::string spellSiteFlags(uint8_t Flags) {
-  assert((Flags & ~(OffByDefault | InstantMode | ContextArgs | SummaryMask)) ==
-             0 &&
+  assert((Flags & ~(OffByDefault | InstantMode | ContextArgs | CheckFinite |
+                    SummaryMask)) == 0 &&
          "a flag bit sonde/site.h does not name");
   std::string Out;
   auto Add = [&Out](StringRef Name) {
@@ -62,6 +64,8 @@ std::string spellSiteFlags(uint8_t Flags) {
     Add("::sonde::InstantMode");
   if (Flags & ContextArgs)
     Add("::sonde::ContextArgs");
+  if (Flags & CheckFinite)
+    Add("::sonde::CheckFinite");
   Summary S = summaryOfFlags(Flags);
   if (S != Summary::Default)
     Add(std::string("::sonde::summaryFlags(::sonde::Summary::") +

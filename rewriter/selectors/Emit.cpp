@@ -88,6 +88,17 @@ RideAlong rideAlong(PlanBuilder &B, const FunctionFacts &Fx, const Probe &Pr,
     R.Values += ")";
     R.Names += (R.Names.empty() ? "" : ",") + A.Name;
   }
+  // `items:` rides along as one more arg under the protocol's name; the
+  // count is taken by reference (sonde::itemCount), never a copy. A value
+  // that is no count fails the call at its name: the spec's error.
+  if (!Pr.Items.empty()) {
+    R.Values += ", ";
+    R.Values.specAnchor(Pr.ItemsLoc);
+    R.Values += "::sonde::itemCount((";
+    R.Values.spec(Pr.Items, Pr.ItemsLoc);
+    R.Values += "))";
+    R.Names += std::string(R.Names.empty() ? "" : ",") + ::sonde::ItemsArg;
+  }
   return R;
 }
 

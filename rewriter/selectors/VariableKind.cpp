@@ -131,6 +131,15 @@ private:
     RideAlong A = rideAlong(B, Fx, Pr, F, AtStmt, AtBodyStart, At);
     PrintingPolicy PP(B.LO);
     B.noteValueType(V->getType());
+    // `check: finite` tests a number's bits where it is recorded; a tensor
+    // or an object is recorded as asked, unchecked, and said so once.
+    QualType VT = V->getType().getNonReferenceType();
+    if (Pr.CheckFinite && !VT->isDependentType() && !VT->isArithmeticType())
+      B.note(At, SourceNote::Warning,
+             "'check: finite' of watch '" + Recorded + "': '" +
+                 VT.getAsString(PP) +
+                 "' is not a number; its values are recorded, not checked",
+             "sonde-check");
     SiteRef R = B.addSite(Pr, F, "watch", Recorded, "var:" + Name, At, Name,
                           V->getType().getAsString(PP), A.Names);
     return {std::move(R), std::move(A)};

@@ -234,6 +234,34 @@ Read readWhen(SpecChecks &C, StringRef Key, const YAML::Node &,
   return Read::Next;
 }
 
+// `items:` (P.Items, P.ItemsLoc): a C++ expression counting the items the
+// region processes (a number, a tensor's first dimension, a container's
+// size; sonde::itemCount).
+Read readItems(SpecChecks &C, StringRef Key, const YAML::Node &,
+               const YAML::Node &V, ProbeDraft &D) {
+  Probe &P = D.P;
+  if (C.scalar(V, Key, P.Items))
+    C.checkSpecCode(V, Key, "'" + Key.str() + "'");
+  P.ItemsLoc = C.Pos.valueLoc(V);
+  D.ItemsNode = V;
+  return Read::Next;
+}
+
+// `check:` (P.CheckFinite): what the watched value must be; `finite`.
+Read readCheck(SpecChecks &C, StringRef Key, const YAML::Node &,
+               const YAML::Node &V, ProbeDraft &D) {
+  std::string T;
+  if (!C.scalar(V, Key, T))
+    return Read::Next;
+  D.CheckNode = V;
+  if (T == "finite")
+    D.P.CheckFinite = true;
+  else
+    C.error(C.Pos.valueLoc(V), "unknown check '" + T + "'; expected 'finite'",
+            T.size(), "finite");
+  return Read::Next;
+}
+
 // `every:` (P.Every): record one hit in N.
 Read readEvery(SpecChecks &C, StringRef, const YAML::Node &,
                const YAML::Node &V, ProbeDraft &D) {
@@ -289,7 +317,9 @@ const ProbeKey ProbeKeys[] = {
     {"context", Regions, false, readContext},
     {"when", All, false, readWhen},
     {"every", All, false, readEvery},
+    {"items", Regions, false, readItems},
     {"summary", Regions, false, readSummary},
+    {"check", Regions, false, readCheck},
     {"enabled", All, false, readEnabled},
     {"mode", Regions, false, readMode},
 };

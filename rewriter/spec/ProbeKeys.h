@@ -34,6 +34,8 @@ struct ProbeDraft {
   bool AtMisspelt = false; ///< an unknown key was taken for `at`
   std::optional<YAML::Node> SummaryNode; ///< a valid `summary:`
   std::optional<YAML::Node> ModeNode;    ///< `mode:`, a string
+  std::optional<YAML::Node> ItemsNode;   ///< `items:`
+  std::optional<YAML::Node> CheckNode;   ///< `check:`, a string
   std::vector<SpecLoc> ArgKeyLocs;       ///< of each of P.Args' keys
   /// `apis:`: the callee glob and the calling function selector.
   std::string Call, Within;

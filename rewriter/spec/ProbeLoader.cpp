@@ -23,9 +23,9 @@ namespace rewriter {
 namespace {
 
 /// Regions go under `probes:`, values under `watches:`.
-void checkSection(SpecChecks &C, const Probe &P,
-                  const std::optional<YAML::Node> &SummaryNode,
-                  const std::optional<YAML::Node> &ModeNode) {
+void checkSection(SpecChecks &C, const Probe &P, const ProbeDraft &D) {
+  const std::optional<YAML::Node> &SummaryNode = D.SummaryNode;
+  const std::optional<YAML::Node> &ModeNode = D.ModeNode;
   const Query &Q = P.Q;
   bool IsValue = Q.Focus == FocusKind::Item &&
                  (Q.FocusItem.Kind == TargetKind::Variable ||
@@ -57,10 +57,39 @@ void checkSection(SpecChecks &C, const Probe &P,
   if (P.Sec == Section::Probes && SummaryNode)
     C.error(C.Pos.valueLoc(*SummaryNode), "'summary' applies to watches only",
             SummaryNode->Scalar().size());
+  if (P.Sec == Section::Probes && D.CheckNode)
+    C.error(C.Pos.valueLoc(*D.CheckNode), "'check' applies to watches only",
+            D.CheckNode->Scalar().size());
   if (P.Sec == Section::Watches && ModeNode)
     C.error(C.Pos.valueLoc(*ModeNode),
             "'mode' applies to regions under 'probes:'",
             ModeNode->Scalar().size());
+}
+
+/// `items:` counts what a region processes: rates need its duration, so a
+/// value, a point event (`#enter`, `#exit`, `#error`) and a region recorded
+/// as two instants (`mode: instant`) cannot carry it.
+void checkItems(SpecChecks &C, const Probe &P, const ProbeDraft &D) {
+  if (!D.ItemsNode || P.Items.empty())
+    return;
+  SpecLoc L = C.Pos.valueLoc(*D.ItemsNode);
+  unsigned Len = D.ItemsNode->Scalar().size();
+  const Item &I = P.Q.FocusItem;
+  bool Point = P.Q.Focus == FocusKind::Item &&
+               (I.Meta == MetaKind::Enter || I.Meta == MetaKind::Exit ||
+                I.Meta == MetaKind::Error || I.Meta == MetaKind::EndLoopVar);
+  if (P.Sec == Section::Watches)
+    C.error(L, "'items' applies to regions under 'probes:'", Len);
+  else if (Point)
+    C.error(L,
+            "'items' needs a region with a duration; '" + P.At +
+                "' is a point in time (put it on the function or the loop)",
+            Len);
+  else if (P.Mode == ModeKind::Instant)
+    C.error(L,
+            "'items' needs a region recorded as one record; 'mode: instant' "
+            "records a start and a stop instant",
+            Len);
 }
 
 /// `state:` records after a point: a call site (after its statement),
@@ -165,7 +194,8 @@ void loadProbe(SpecChecks &C, const YAML::Node &N, Section Sec) {
     if (!checkState(C, P, N))
       return;
   } else {
-    checkSection(C, P, D.SummaryNode, D.ModeNode);
+    checkSection(C, P, D);
+    checkItems(C, P, D);
   }
   C.S.Probes.push_back(std::move(P));
 }

@@ -28,8 +28,9 @@ constexpr uint16_t Major = 1;
 /// given; see worldField) and the launcher's name. 1.4: a Clock block may
 /// end with the clock exchange's result: svarint offset (the reference
 /// rank's CLOCK_MONOTONIC minus this process's), varint uncertainty (ns,
-/// either way), varint reference rank, str the reference's boot id.
-constexpr uint16_t Minor = 4;
+/// either way), varint reference rank, str the reference's boot id. 1.5:
+/// Alarm records.
+constexpr uint16_t Minor = 5;
 /// The minor version whose Clock blocks may end with the clock exchange's
 /// result (offset, uncertainty, reference rank, boot id). Bytes after an
 /// anchor in an older file are not read as one.
@@ -71,6 +72,10 @@ enum class Ev : uint8_t {
   /// No dt: the "site" bits are the nesting level of the Instant and Watch
   /// records that follow in the block (0 until the first Level record).
   Level = 9,
+  /// dt, value (a Float): a watch with `check: finite` (CheckFinite in
+  /// sonde/site.h) saw this NaN or infinite value (1.5). Its nesting level
+  /// is the block's, as for Watch.
+  Alarm = 10,
 };
 
 constexpr unsigned EvTypeBits = 4;

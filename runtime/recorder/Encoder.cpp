@@ -289,6 +289,13 @@ char *encodeRecord(WriterState &W, const RecHeader &H, const char *Rec, char *P,
   case RecType::CtxPop:
     P = putEvent(P, H.Site, Ev::CtxPop);
     return putDelta(W, P, Tsc);
+  case RecType::Alarm: { // the double that failed `check: finite`
+    uint64_t Bits;
+    std::memcpy(&Bits, Rec + 16, 8);
+    P = putPointEvent(W, P, H.Site, Ev::Alarm);
+    P = putDelta(W, P, Tsc);
+    return putScalar(P, ValueTag::Float, Bits);
+  }
   case RecType::Pad:
     break;
   }

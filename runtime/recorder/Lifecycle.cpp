@@ -175,6 +175,12 @@ void readConfig() {
     else if (std::strcmp(V, "block") != 0)
       refuse("SONDE_ON_FULL", V, "is not 'block' or 'drop'", "block");
   }
+  if (const char *V = std::getenv("SONDE_ON_CHECK")) {
+    if (std::strcmp(V, "abort") == 0)
+      TheConfig.AbortOnCheck = true;
+    else if (std::strcmp(V, "record") != 0)
+      refuse("SONDE_ON_CHECK", V, "is not 'record' or 'abort'", "record");
+  }
   readBuffer();
   readMaxBytes();
   readFlushDelay();
@@ -197,6 +203,12 @@ void finishOnce(const char *How) {
     return;
   finishTrace(How);
 }
+
+} // namespace
+
+void finishNow(const char *How) noexcept { finishOnce(How); }
+
+namespace {
 
 void onSignal(int Sig, siginfo_t *, void *) {
   int SavedErrno = errno;

@@ -51,6 +51,7 @@ struct ThreadRecord {
 /// Settings read once from the environment at first use.
 struct Config {
   bool DropWhenFull = false;     ///< SONDE_ON_FULL=drop
+  bool AbortOnCheck = false;     ///< SONDE_ON_CHECK=abort
   uint64_t RingBytes = 4u << 20; ///< SONDE_BUFFER_SIZE, a power of two
   char OutputDir[1024] = ".";    ///< SONDE_OUTPUT
   uint64_t MaxBytes = 0;         ///< SONDE_MAX_BYTES; 0: no cap
@@ -74,6 +75,9 @@ void ensureInit() noexcept;
 const Config &config() noexcept;
 /// True once the process has written its final records.
 bool shutDown() noexcept;
+/// Writes the final records now, ended as `How`, once per process (as exit
+/// and the signal handlers do); the process is about to end.
+void finishNow(const char *How) noexcept;
 
 // --- Sites (Registry.cpp) -------------------------------------------------
 

@@ -36,8 +36,8 @@ struct Command {
 };
 
 const Command Commands[] = {
-    {"summary", "TRACE... [--json] [--look-ahead N]",
-     "time per category and name, watches"},
+    {"summary", "TRACE... [--json] [--warmup N] [--look-ahead N]",
+     "steps, items/s, loss; time per category\nand name, watches"},
     {"export", "TRACE... --format FORMAT [-o FILE] [--look-ahead N]",
      "jsonl: records as JSON lines; chrome: for\n"
      "Perfetto (ui.perfetto.dev); dftracer: .pfw\n"
@@ -47,7 +47,8 @@ const Command Commands[] = {
      "several processes or ranks on one timeline\n"
      "(format from FILE: .json chrome, .jsonl,\n"
      ".pfw dftracer, .csv; .gz compresses)"},
-    {"report", "TRACE... -o report.html [--step NAME] [--title TEXT]",
+    {"report",
+     "TRACE... -o report.html [--step NAME] [--title TEXT] [--warmup N]",
      "one self-contained HTML page: time by\n"
      "category and name, one step, the watches"},
     {"dump", "TRACE [--look-ahead N]", "every record, readable"},
@@ -148,6 +149,8 @@ struct Options {
   bool Json = false;
   /// Events a trace's ordering may hold (docs/exports.md, "Order").
   size_t LookAhead = size_t(1) << 20;
+  /// The first steps of each process the rates keep apart (docs/rates.md).
+  unsigned Warmup = DefaultWarmupSteps;
 };
 
 const char *const Formats[] = {"jsonl", "chrome", "dftracer", "traincheck",
@@ -281,6 +284,8 @@ bool takes(const std::string &Command, const std::string &Option) {
            Command == "dump";
   if (Option == "--step" || Option == "--title")
     return Command == "report";
+  if (Option == "--warmup")
+    return Command == "summary" || Command == "report";
   return false;
 }
 
@@ -388,6 +393,19 @@ int main(int Argc, char **Argv) {
       O.LookAhead = static_cast<size_t>(N);
       continue;
     }
+    if (Flag == "--warmup") {
+      char *End = nullptr;
+      errno = 0;
+      unsigned long long N = std::strtoull(Value.c_str(), &End, 10);
+      if (Value.empty() || *End || errno || Value[0] == '-' ||
+          N > 1000000000ull)
+        return usageError("'--warmup' takes a number of steps (0 or more), "
+                          "not '" +
+                              Value + "'",
+                          Cmd);
+      O.Warmup = static_cast<unsigned>(N);
+      continue;
+    }
     (Flag == "--format" ? O.Format
      : Flag == "-o"     ? O.Output
      : Flag == "--step" ? O.Step
@@ -462,14 +480,14 @@ int main(int Argc, char **Argv) {
       O.Title = Traces.empty() ? "sonde report"
                                : Traces[0].Process.Program + ": sonde report";
     }
-    ReportOptions RO{O.Title, O.Step};
+    ReportOptions RO{O.Title, O.Step, O.Warmup};
     if (!writeReport(Traces, RO, Out, Error))
       return Fail(Error);
   } else if (O.Command == "summary") {
     if (O.Json)
-      printSummaryJson(Traces, Out);
+      printSummaryJson(Traces, Out, O.Warmup);
     else
-      printSummary(Traces, Out);
+      printSummary(Traces, Out, O.Warmup);
   } else if (O.Command == "export" || O.Command == "merge") {
     exportAs(O.Format, Traces, Out);
   } else if (O.Command == "info") {

@@ -4,6 +4,7 @@
 #define SONDE_TRACE_EXPORT_H
 
 #include "sonde/trace.h"
+#include "summary/Rates.h"
 
 #include <cstdio>
 #include <string>
@@ -59,6 +60,8 @@ std::vector<std::string> alignClocks(std::vector<Trace> &Traces);
 struct ReportOptions {
   std::string Title;
   std::string Step; ///< the region to show as one step; empty: chosen
+  /// The first steps of each process the rates keep apart.
+  unsigned Warmup = DefaultWarmupSteps;
 };
 /// `sonde report`: one self-contained HTML page. False with `Error` set
 /// when the options name something the traces lack.
@@ -78,8 +81,12 @@ void printInfo(const std::vector<Trace> &Traces, bool Json, std::FILE *Out);
 void dumpTrace(const Trace &T, std::FILE *Out);
 /// Per category and name: count, total, mean, p50, p99; per watch: count,
 /// first, last, min, max.
-void printSummary(const std::vector<Trace> &Traces, std::FILE *Out);
-void printSummaryJson(const std::vector<Trace> &Traces, std::FILE *Out);
+/// `WarmupSteps`: the first steps of each process the rates keep apart
+/// (docs/rates.md).
+void printSummary(const std::vector<Trace> &Traces, std::FILE *Out,
+                  unsigned WarmupSteps = DefaultWarmupSteps);
+void printSummaryJson(const std::vector<Trace> &Traces, std::FILE *Out,
+                      unsigned WarmupSteps = DefaultWarmupSteps);
 
 /// Percentile `P` (0 to 1) of sorted durations, by nearest rank; 0 when
 /// there are none. The p50 and p99 of `sonde summary` and `sonde report`.

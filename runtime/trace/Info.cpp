@@ -85,7 +85,7 @@ void dumpTrace(const Trace &T, std::FILE *Out) {
     First = false;
     const SiteInfo &S = T.site(E.Site);
     Text.print("  {:>12.3f} us  t{}  ", (E.Ts - T0) / 1e3, E.Thread);
-    Text.left(kindName(E.Kind), 7).put(' ').right("", 2 * size_t(E.Level));
+    Text.left(kindName(E), 7).put(' ').right("", 2 * size_t(E.Level));
     Text.print("#{} {}{}", E.Site, cstr(S.Name), eventSuffix(E));
     if (E.Kind == EventKind::Region)
       Text.print(" dur {:.3f} us", E.Dur / 1e3);
@@ -93,8 +93,8 @@ void dumpTrace(const Trace &T, std::FILE *Out) {
       Text.print(" iter {}", E.Iter);
     if (E.Unfinished)
       Text.raw(" UNFINISHED");
-    if (E.Kind == EventKind::Watch) {
-      Text.raw(" = ");
+    if (E.Kind == EventKind::Watch || E.Alarm) {
+      Text.raw(E.Alarm ? " check finite failed: " : " = ");
       J.value(E.V);
     }
     if (!E.A->empty()) {

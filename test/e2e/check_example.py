@@ -165,6 +165,34 @@ for name, plain_bin, inst_bin in builds:
     check({w["name"] for w in summary["watches"]} == set(expect["watches"]),
           f"{name}: summary: watches are the watches only ({[w['name'] for w in summary['watches']]})")
 
+    # The spec's `items:` gives the three rates (docs/rates.md): every step
+    # counted, every item, and each rate positive; loading and compute are
+    # parts of the step, so their rates are at least the train rate.
+    rates = expect.get("rates")
+    if rates:
+        r = summary["rates"]
+        total = r["warmup"]["items"] + r["run"]["items"]
+        check(r["steps"] == rates["steps"] and total == rates["items"] and r["unfinished"] == 0,
+              f"{name}: summary: rates count {r['steps']} steps and {total} items, "
+              f"expected {rates['steps']} and {rates['items']}")
+        run = r["run"]
+        check(all((run[k] or 0) > 0 for k in ("train", "loading", "compute"))
+              and run["loading"] >= run["train"] and run["compute"] >= run["train"],
+              f"{name}: summary: run rates {run}")
+        check(len(r["epochs"]) == len(by_epoch) and all(e["steps"] > 0 for e in r["epochs"]),
+              f"{name}: summary: rates per epoch {r['epochs']}")
+        text = sh([opt.sonde, "summary", traces]).stdout.splitlines()
+        check(text[0].startswith(f"steps      {rates['steps']} done, {rates['items']} items")
+              and text[1].startswith("items/s    train ") and text[2].startswith("loss       "),
+              f"{name}: summary text starts with steps, items/s and loss: {text[:4]}")
+        # The count is the step's own: on its records, not on nested ones.
+        counted = [x for x in recs if x["kind"] == "region" and x["name"] == rates["site"]]
+        check(all(x.get("args", {}).get("sonde.items", 0) > 0 for x in counted)
+              and sum(x["args"]["sonde.items"] for x in counted) == rates["items"],
+              f"{name}: {rates['site']} records carry their item count")
+        check(not any("sonde.items" in x.get("args", {}) for x in recs if x not in counted),
+              f"{name}: no other record carries an item count")
+
     # Tensor watches record their shape.
     check_watch_shapes(name, recs, expect.get("watch_shapes", {}))
 

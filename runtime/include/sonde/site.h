@@ -67,6 +67,10 @@ enum SiteFlags : uint8_t {
   InstantMode = 2,
   /// `context: true`: the site's args apply to every nested record.
   ContextArgs = 4,
+  /// `check: finite` on a watch: a floating-point value that is NaN or
+  /// infinite also makes an alarm record (and, with SONDE_ON_CHECK=abort,
+  /// ends the process). Above the summary bits.
+  CheckFinite = 64,
 };
 
 /// How a watch summarizes a structured value (`summary:` in the spec). Kept
@@ -84,8 +88,9 @@ enum class Summary : uint8_t {
 };
 constexpr unsigned SummaryShift = 3;
 constexpr uint8_t SummaryMask = 7u << SummaryShift;
-static_assert((SummaryMask & (OffByDefault | InstantMode | ContextArgs)) == 0,
-              "the summary bits lie above the flag bits");
+static_assert((SummaryMask &
+               (OffByDefault | InstantMode | ContextArgs | CheckFinite)) == 0,
+              "the summary bits lie apart from the flag bits");
 static_assert((unsigned(Summary::Full) << SummaryShift) <= SummaryMask,
               "every summary fits its bits");
 
@@ -118,6 +123,14 @@ constexpr uint8_t summaryFlags(Summary S) noexcept {
 constexpr Summary summaryOfFlags(uint8_t Flags) noexcept {
   return static_cast<Summary>((Flags & SummaryMask) >> SummaryShift);
 }
+
+/// The arg under which a region records how many items it processed (the
+/// spec's `items:`, docs/probe-spec.md). Not a C++ identifier, so no `args:`
+/// name or capture can take it. It is the region's own: the reader never
+/// passes it on as context to nested records (a site with `context: true`
+/// keeps it to itself), and `sonde summary` computes rates from it
+/// (docs/rates.md).
+constexpr const char *ItemsArg = "sonde.items";
 
 namespace rt {
 

@@ -32,6 +32,7 @@
 //   sonde/detail/Iterate.h   recorded range-for loops (sonde::iterate)
 //   sonde/detail/Inserted.h  what only inserted code calls (CondRegion, ...)
 //   sonde/detail/ApiCall.h   recorded calls of `apis:` (sonde::api)
+//   sonde/detail/Items.h     a probe's item count (`items:`, sonde::itemCount)
 //
 //===----------------------------------------------------------------------===//
 
@@ -69,6 +70,7 @@
 #include "detail/Clock.h"
 #include "detail/Compiler.h"
 #include "detail/Inserted.h"
+#include "detail/Items.h"
 #include "detail/Iterate.h"
 #include "detail/Probes.h"
 #include "detail/Records.h"

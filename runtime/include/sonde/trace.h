@@ -102,6 +102,10 @@ struct Event {
   /// Instants of a `mode: instant` region: its start or its stop.
   enum class Phase : uint8_t { None, Start, Stop } Ph = Phase::None;
   bool Unfinished = false; ///< open when the process ended
+  /// An alarm (format 1.5): the watch site's `check: finite` failed. Kind
+  /// is Instant and V the NaN or infinite value; the watch's own record of
+  /// that value comes just before it.
+  bool Alarm = false;
   uint32_t Site = 0;
   uint32_t Thread = 0; ///< ThreadInfo::Index
   uint32_t Level = 0;

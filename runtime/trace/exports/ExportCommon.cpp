@@ -85,6 +85,10 @@ const char *kindName(EventKind K) {
   return "?";
 }
 
+const char *kindName(const Event &E) {
+  return E.Alarm ? "alarm" : kindName(E.Kind);
+}
+
 std::string stableIdText(uint64_t Id) { return fmt::format("{:016x}", Id); }
 
 std::string unixNsText(int64_t Origin) { return std::to_string(Origin); }

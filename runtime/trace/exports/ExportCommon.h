@@ -28,6 +28,8 @@ std::string_view topCategoryOf(const SiteInfo &S);
 
 /// "region", "instant" or "watch".
 const char *kindName(EventKind K);
+/// As kindName, and "alarm" for an alarm (a watch's failed `check:`).
+const char *kindName(const Event &E);
 
 /// A site's stable id as `sonde-rewrite --list-sites` prints it: 16
 /// lowercase hex digits (a string: as a JSON number, a 64-bit id would be

@@ -96,7 +96,7 @@ void jsonlEvent(JsonOut &J, const Trace &T, const Event &E, int64_t Origin,
   const char *Kind = E.Kind == EventKind::Watch && S.Kind == SiteKind::State
                          ? "state"
                      : Api ? "api"
-                           : kindName(E.Kind);
+                           : kindName(E);
   auto Name = [&](JsonOut &H) {
     H.key("cat").str(topCategoryOf(S));
     H.key("name").str(S.Name, eventSuffix(E));
@@ -134,7 +134,9 @@ void jsonlEvent(JsonOut &J, const Trace &T, const Event &E, int64_t Origin,
     J.key("level").num(static_cast<uint64_t>(E.Level));
   if (E.Iter >= 0)
     J.key("iter").num(E.Iter);
-  if (E.Kind == EventKind::Watch && !Api)
+  if (E.Alarm)
+    J.key("check").str("finite");
+  if ((E.Kind == EventKind::Watch && !Api) || E.Alarm)
     J.key("value").value(E.V);
   if (E.Unfinished)
     J.key("unfinished").raw("true");

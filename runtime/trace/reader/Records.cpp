@@ -155,22 +155,24 @@ std::shared_ptr<const Args> Decoder::argsFor(ThreadDecode &TD,
   if (TD.Valid && TD.CachedOwn == OwnIndex)
     return TD.Cached;
   Args Out;
-  auto Put = [&Out](const Args &A) {
-    for (const auto &KV : A) {
-      auto It = std::find_if(Out.begin(), Out.end(), [&](const auto &O) {
-        return O.first == KV.first;
-      });
-      if (It != Out.end())
-        It->second = KV.second;
-      else
-        Out.push_back(KV);
-    }
+  auto Put = [&Out](const std::pair<std::string, Value> &KV) {
+    auto It = std::find_if(Out.begin(), Out.end(),
+                           [&](const auto &O) { return O.first == KV.first; });
+    if (It != Out.end())
+      It->second = KV.second;
+    else
+      Out.push_back(KV);
   };
+  // A region's item count (sonde::ItemsArg) is its own: nested records
+  // processed no items of their own, and rates would count them twice.
   for (const CtxEntry &E : TD.Ctx)
     if (E.Inherit && &E != Own)
-      Put(E.Values);
+      for (const auto &KV : E.Values)
+        if (KV.first != ItemsArg)
+          Put(KV);
   if (Own)
-    Put(Own->Values);
+    for (const auto &KV : Own->Values)
+      Put(KV);
   TD.Cached =
       Out.empty() ? nullptr : std::make_shared<const Args>(std::move(Out));
   TD.CachedOwn = OwnIndex;
@@ -198,6 +200,10 @@ const char *Decoder::checkSite(uint64_t Site, Ev Type, uint64_t Before) const {
     return K == SiteKind::Watch || K == SiteKind::State || K == SiteKind::Api
                ? nullptr
                : "a watch record of a site that is not a watch, state or api";
+  case Ev::Alarm:
+    return K == SiteKind::Watch && (T.Sites[Site].Flags & CheckFinite)
+               ? nullptr
+               : "an alarm record of a site that is not a checked watch";
   case Ev::CtxPush:
   case Ev::CtxPop:
     return K == SiteKind::Frame ? "a context record of a frame site" : nullptr;
@@ -275,6 +281,7 @@ void Decoder::events(Cursor &C, const EventsBlock &EB, RecordSink *Out) {
     // The check keeps nothing of a record: no event is built.
     EventKind Kind = EventKind::Region;
     Event::Phase Ph = Event::Phase::None;
+    bool Alarm = false;
     uint32_t Level = 0;
     uint32_t Order = PointLevels ? PointLevel : NoLevel;
     int64_t Iter = -1;
@@ -306,6 +313,13 @@ void Decoder::events(Cursor &C, const EventsBlock &EB, RecordSink *Out) {
       Ph = Type == Ev::InstantStart  ? Event::Phase::Start
            : Type == Ev::InstantStop ? Event::Phase::Stop
                                      : Event::Phase::None;
+      break;
+    case Ev::Alarm:
+      Kind = EventKind::Instant;
+      Alarm = true;
+      if (Out ? !decodeValue(C, V) : !skipValue(C, BlockAt))
+        return Bad(At, "an alarm whose value cannot be decoded (" +
+                           siteName(Site) + ")");
       break;
     case Ev::Watch:
       Kind = EventKind::Watch;
@@ -369,6 +383,7 @@ void Decoder::events(Cursor &C, const EventsBlock &EB, RecordSink *Out) {
     Event &E = P.E;
     E.Kind = Kind;
     E.Ph = Ph; // every field: the node may have held another event
+    E.Alarm = Alarm;
     E.Unfinished = false;
     E.Dur = 0;
     E.Site = Site;

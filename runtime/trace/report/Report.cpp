@@ -1,17 +1,18 @@
 //===- Report.cpp - `sonde report`: one self-contained HTML page ----------===//
 //
-// The tool computes everything the page shows (self time by category and
-// name, the spans of one step, each numeric watch's points, the per-epoch
-// table) and embeds it as JSON into a template (report/report.html, compiled
-// in) whose small hand-written script draws SVG. No network, no framework: the
-// file opens anywhere, offline, and stays a few hundred kilobytes. Each part
-// of the data has its own writer (ReportData.h).
+// The tool computes everything the page shows (the training rates, self
+// time by category and name, the spans of one step, each numeric watch's
+// points, the per-epoch table) and embeds it as JSON into a template
+// (report/report.html, compiled in) whose small hand-written script draws SVG.
+// No network, no framework: the file opens anywhere, offline, and stays a few
+// hundred kilobytes. Each part of the data has its own writer (ReportData.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "ProcessFields.h"
 #include "ReportData.h"
 #include "summary/Ranks.h"
+#include "summary/SummaryStats.h"
 
 namespace sonde::trace {
 namespace {
@@ -39,6 +40,18 @@ void writeData(JsonOut &J, const std::vector<Trace> &Traces,
     J.close();
   }
   J.closeArray();
+
+  // --- the training rates, as `sonde summary --json` gives them
+  {
+    RateCounter Rates(O.Warmup);
+    for (const Trace &T : Traces) {
+      Rates.beginTrace(T);
+      for (const Event &E : events(T))
+        Rates.add(E);
+    }
+    Rates.finish();
+    summary::writeRates(J, Rates.table());
+  }
 
   std::vector<std::vector<int64_t>> Selfs;
   for (const Trace &T : Traces)

@@ -10,6 +10,7 @@
 #include "SummaryStats.h"
 
 #include "Export.h"
+#include "SelfTime.h"
 #include "exports/ExportCommon.h"
 
 #include <algorithm>
@@ -99,19 +100,32 @@ const std::string *strField(const Value &V, const char *Key) {
   return F && F->K == Value::Kind::String ? &F->str() : nullptr;
 }
 
-Totals collect(const std::vector<Trace> &Traces) {
+const WatchStats *lossWatch(const Totals &T) {
+  for (const WatchStats &W : T.Watches)
+    if (W.Name == "loss")
+      return &W;
+  return nullptr;
+}
+
+Totals collect(const std::vector<Trace> &Traces, unsigned WarmupSteps) {
   Totals T;
-  RowIndex ApiIndex, StateIndex, RegionIndex, WatchIndex;
-  std::map<std::string, int64_t> &CategoryTotals = T.ByCategory;
+  RowIndex ApiIndex, StateIndex, RegionIndex, WatchIndex, AlarmIndex;
+  RateCounter Rates(WarmupSteps);
+  SelfTimeCounter SelfTime;
   for (const Trace &Tr : Traces) {
+    Rates.beginTrace(Tr);
+    SelfTime.beginTrace(Tr);
     // Site id -> stats index, so the per-event work is an array lookup.
     std::vector<size_t> BySite(Tr.Sites.size(), NoRow);
+    std::vector<size_t> AlarmBySite(Tr.Sites.size(), NoRow);
     T.Events += eventCount(Tr);
     T.Threads += Tr.Threads.size();
     T.Dropped += Tr.Process.Dropped;
     OpenCalls Open;
     for (const Event &E : events(Tr)) {
       const SiteInfo &S = Tr.site(E.Site);
+      Rates.add(E);
+      SelfTime.add(E);
       if (E.Kind == EventKind::Watch && S.Kind == SiteKind::Api) {
         addApi(T, BySite, ApiIndex, Open, S, E);
         continue;
@@ -129,10 +143,25 @@ Totals collect(const std::vector<Trace> &Traces) {
         R.Durs.push_back(E.Dur);
         R.Total += E.Dur;
         R.Unfinished += E.Unfinished;
-        CategoryTotals[R.Cat] += E.Dur;
         break;
       }
       case EventKind::Instant:
+        if (E.Alarm) {
+          // A watch site's own row is its watch's: alarms have their own.
+          AlarmStats &A = rowOf(T.Alarms, AlarmIndex, AlarmBySite[E.Site],
+                                S.Name, S.Function, [&] {
+                                  AlarmStats New;
+                                  New.Name = S.Name;
+                                  New.Func = S.Function;
+                                  New.File = S.File;
+                                  New.Line = S.Line;
+                                  New.First = E.V;
+                                  New.FirstArgs = *E.A;
+                                  return New;
+                                });
+          ++A.Count;
+          break;
+        }
         ++T.Instants[S.Category + "/" + eventName(Tr, E)];
         break;
       case EventKind::Watch: {
@@ -162,6 +191,9 @@ Totals collect(const std::vector<Trace> &Traces) {
     for (const auto &C : Open)
       ++T.Apis[C.second.first].Unfinished;
   }
+  Rates.finish();
+  T.Rates = Rates.table();
+  T.ByCategory = SelfTime.byCategory();
   std::sort(T.Apis.begin(), T.Apis.end(),
             [](const ApiStats &A, const ApiStats &B) {
               return std::tie(B.Total, A.Function, A.Caller) <

@@ -1,8 +1,9 @@
 //===- SummaryJson.cpp - `sonde summary --json` ---------------------------===//
 //
-// The summary's tables as one JSON object (docs/exports.md): regions with
-// their percentiles, watches, API calls, state sites, instants, the
-// processes and the total of dropped records.
+// The summary's tables as one JSON object (docs/exports.md): the training
+// rates (docs/rates.md), self time per category, regions with their
+// percentiles, watches, API calls, state sites, instants, the processes and
+// the total of dropped records.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,10 +18,61 @@ namespace sonde::trace {
 
 using namespace summary;
 
-void printSummaryJson(const std::vector<Trace> &Traces, std::FILE *Out) {
-  Totals T = collect(Traces);
+namespace {
+
+/// One row of rates: its sums, and items per second (null when that time
+/// is 0).
+void rateRow(JsonOut &J, const RateRow &R) {
+  J.open();
+  if (!R.Label.empty())
+    J.key("epoch").str(R.Label);
+  J.key("steps").num(R.Steps);
+  J.key("items").num(R.Items);
+  J.key("train_ns").num(R.TrainNs);
+  J.key("loading_ns").num(R.LoadNs);
+  J.key("compute_ns").num(R.ComputeNs);
+  auto Rate = [&](const char *Key, double V, int64_t Ns) {
+    if (Ns > 0)
+      J.key(Key).num(V);
+    else
+      J.key(Key).raw("null");
+  };
+  Rate("train", R.Train, R.TrainNs);
+  Rate("loading", R.Loading, R.LoadNs);
+  Rate("compute", R.Compute, R.ComputeNs);
+  J.close();
+}
+
+} // namespace
+
+void summary::writeRates(JsonOut &J, const RateTable &R) {
+  J.key("rates").open();
+  J.key("warmup_steps").num(static_cast<uint64_t>(R.WarmupSteps));
+  J.key("steps").num(R.steps());
+  J.key("unfinished").num(R.Unfinished);
+  J.key("warmup");
+  rateRow(J, R.Warmup);
+  J.key("run");
+  rateRow(J, R.Run);
+  J.key("epochs").openArray();
+  for (const RateRow &E : R.Epochs) {
+    J.item();
+    rateRow(J, E);
+  }
+  J.closeArray();
+  J.close();
+}
+
+void printSummaryJson(const std::vector<Trace> &Traces, std::FILE *Out,
+                      unsigned WarmupSteps) {
+  Totals T = collect(Traces, WarmupSteps);
   JsonOut J(Out);
   J.open();
+  writeRates(J, T.Rates);
+  J.key("self_ns_by_category").open();
+  for (const auto &[Cat, Ns] : T.ByCategory)
+    J.key(Cat).num(Ns);
+  J.close();
   J.key("regions").openArray();
   for (const RegionStats &R : T.Regions) {
     J.item().open();
@@ -81,6 +133,20 @@ void printSummaryJson(const std::vector<Trace> &Traces, std::FILE *Out) {
     for (const auto &P : St.PerParam)
       J.key(P.first).num(P.second);
     J.close();
+    J.close();
+  }
+  J.closeArray();
+  J.key("alarms").openArray();
+  for (const AlarmStats &A : T.Alarms) {
+    J.item().open();
+    J.key("name").str(A.Name);
+    J.key("func").str(A.Func);
+    J.key("file").str(A.File);
+    J.key("line").num(static_cast<uint64_t>(A.Line));
+    J.key("check").str("finite");
+    J.key("count").num(A.Count);
+    J.key("first").value(A.First);
+    J.key("first_args").args(A.FirstArgs);
     J.close();
   }
   J.closeArray();

@@ -12,6 +12,7 @@
 #define SONDE_TRACE_SUMMARY_SUMMARYSTATS_H
 
 #include "DurationSketch.h"
+#include "Rates.h"
 #include "sonde/trace.h"
 
 #include <cmath>
@@ -20,6 +21,10 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+namespace sonde::trace {
+class JsonOut;
+}
 
 namespace sonde::trace::summary {
 
@@ -55,19 +60,41 @@ struct StateStats {
   std::optional<Value> Last;
 };
 
+/// The alarms of one watch site (`check: finite`): how many, and the first.
+struct AlarmStats {
+  std::string Name, Func, File;
+  uint32_t Line = 0;
+  uint64_t Count = 0;
+  Value First;    ///< the first non-finite value
+  Args FirstArgs; ///< the context in force then (epoch, step)
+};
+
 struct Totals {
   std::vector<RegionStats> Regions;
   std::vector<WatchStats> Watches;
   std::vector<ApiStats> Apis;
   std::vector<StateStats> States;
-  std::map<std::string, int64_t> ByCategory;
+  std::vector<AlarmStats> Alarms; ///< in the order first raised
+  /// Self time per top category, largest first (SelfTime.h).
+  std::vector<std::pair<std::string, int64_t>> ByCategory;
+  /// The training rates (Rates.h).
+  RateTable Rates;
   std::map<std::string, uint64_t> Instants;
   uint64_t Events = 0, Threads = 0, Dropped = 0;
 };
 
 /// The tables of `Traces`: regions sorted by total time, APIs by total
 /// time, watches and states in the order first recorded.
-Totals collect(const std::vector<Trace> &Traces);
+/// `WarmupSteps`: the first steps of each process the rates keep apart.
+Totals collect(const std::vector<Trace> &Traces,
+               unsigned WarmupSteps = DefaultWarmupSteps);
+
+/// `"rates": {...}`, the rates as `sonde summary --json` and `sonde report`
+/// give them (docs/exports.md).
+void writeRates(JsonOut &J, const RateTable &R);
+
+/// The watch a person reads as the loss: the first named `loss`, or null.
+const WatchStats *lossWatch(const Totals &T);
 
 /// The string member `Key` of an object value, or null.
 const std::string *strField(const Value &V, const char *Key);

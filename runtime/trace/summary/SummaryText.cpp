@@ -1,8 +1,10 @@
 //===- SummaryText.cpp - `sonde summary`: where the time went -------------===//
 //
-// The summary as text: the processes and how they ended, time by
-// category, then a table per kind of site (regions, watches, API calls,
-// model state, instants), with durations in human units.
+// The summary as text. First what a person wants first: steps done, the
+// training rates (items/s), the loss first -> last and the self time per
+// category; then the processes and how they ended, the rates per epoch,
+// and a table per kind of site (regions, watches, API calls, model state,
+// instants), with durations in human units.
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,11 +75,93 @@ void row(TextOut &Out,
   }
 }
 
+/// Items per second, or `-` when no time of that kind was recorded.
+std::string rateText(double R, int64_t Ns) {
+  return Ns > 0 ? fmt::format("{:.1f}", R) : std::string("-");
+}
+
+/// The first lines: steps, items/s, loss, time per category.
+void headline(TextOut &Text, const Totals &T) {
+  const RateTable &R = T.Rates;
+  if (R.steps() == 0) {
+    Text.raw("steps      none counted: no region has an item count (a probe's "
+             "'items:', docs/rates.md)\n");
+  } else {
+    Text.print("steps      {} done, {} items", R.steps(),
+               R.Warmup.Items + R.Run.Items);
+    if (R.Warmup.Steps)
+      Text.print(" (warm-up: the first {} of each process, shown apart)",
+                 R.WarmupSteps);
+    Text.put('\n');
+    const RateRow &Row = R.Run.Steps ? R.Run : R.Warmup;
+    Text.print("items/s    train {} | loading {} | compute {}{}\n",
+               rateText(Row.Train, Row.TrainNs),
+               rateText(Row.Loading, Row.LoadNs),
+               rateText(Row.Compute, Row.ComputeNs),
+               R.Run.Steps ? "" : " (warm-up steps only)");
+  }
+  if (const WatchStats *Loss = lossWatch(T))
+    Text.print("loss       {} -> {} ({} records)\n", watchText(*Loss->First),
+               watchText(*Loss->Last), Loss->Count);
+  if (!T.ByCategory.empty()) {
+    Text.raw("time       ");
+    for (size_t I = 0; I < T.ByCategory.size(); ++I)
+      Text.print("{}{} {}", I ? " | " : "", cstr(T.ByCategory[I].first),
+                 humanDuration(T.ByCategory[I].second));
+    Text.raw(" (self time)\n");
+  }
+  for (const AlarmStats &A : T.Alarms) {
+    Text.print(
+        "alarm      {} in {} ({}:{}): {} non-finite value{}, the first {}",
+        cstr(A.Name), cstr(A.Func), cstr(A.File), A.Line, A.Count,
+        A.Count == 1 ? "" : "s", shortValue(A.First));
+    for (const auto &KV : A.FirstArgs)
+      Text.print(" {} {}", cstr(KV.first), shortValue(KV.second));
+    Text.put('\n');
+  }
+  if (R.Unfinished)
+    Text.print("           ({} step{} left open at exit, not counted)\n",
+               R.Unfinished, R.Unfinished == 1 ? "" : "s");
+  if (R.NotCounts)
+    Text.print("           ({} item count{} not a number, not counted)\n",
+               R.NotCounts, R.NotCounts == 1 ? "" : "s");
+}
+
+/// The rates per epoch, of the warm-up and of the run.
+void rateTable(TextOut &Text, const RateTable &R) {
+  Text.put('\n');
+  row(Text, {{-16, "rates (items/s)"},
+             {9, "steps"},
+             {12, "items"},
+             {12, "train"},
+             {12, "loading"},
+             {12, "compute"}});
+  Text.put('\n');
+  auto Line = [&](const std::string &Name, const RateRow &Row) {
+    row(Text, {{-16, cstr(Name)},
+               {9, fmt::format("{}", Row.Steps)},
+               {12, fmt::format("{}", Row.Items)},
+               {12, rateText(Row.Train, Row.TrainNs)},
+               {12, rateText(Row.Loading, Row.LoadNs)},
+               {12, rateText(Row.Compute, Row.ComputeNs)}});
+    Text.put('\n');
+  };
+  if (R.Warmup.Steps)
+    Line(fmt::format("warm-up ({})", R.WarmupSteps), R.Warmup);
+  for (const RateRow &E : R.Epochs)
+    Line("epoch " + E.Label, E);
+  if (R.Run.Steps)
+    Line("run", R.Run);
+}
+
 } // namespace
 
-void printSummary(const std::vector<Trace> &Traces, std::FILE *Out) {
-  Totals T = collect(Traces);
+void printSummary(const std::vector<Trace> &Traces, std::FILE *Out,
+                  unsigned WarmupSteps) {
+  Totals T = collect(Traces, WarmupSteps);
   TextOut Text(Out);
+  headline(Text, T);
+  Text.put('\n');
   Text.print("{} process{}, {} thread{}, {} events, {} dropped\n",
              Traces.size(), Traces.size() == 1 ? "" : "es", T.Threads,
              T.Threads == 1 ? "" : "s", T.Events, T.Dropped);
@@ -89,18 +173,8 @@ void printSummary(const std::vector<Trace> &Traces, std::FILE *Out) {
                Tr.Complete ? "" : " (torn file)");
   }
   ranks::printRanks(Text, ranks::rankTable(Traces));
-  if (!T.ByCategory.empty()) {
-    Text.raw("\ntime by category (nested regions count in each)\n");
-    std::vector<std::pair<std::string, int64_t>> Cats(T.ByCategory.begin(),
-                                                      T.ByCategory.end());
-    std::sort(Cats.begin(), Cats.end(),
-              [](const auto &A, const auto &B) { return A.second > B.second; });
-    for (const auto &C : Cats) {
-      Text.raw("  ");
-      row(Text, {{-16, cstr(C.first)}, {14, humanDuration(C.second)}});
-      Text.put('\n');
-    }
-  }
+  if (T.Rates.steps())
+    rateTable(Text, T.Rates);
   if (!T.Regions.empty()) {
     Text.put('\n');
     row(Text, {{-16, "category"},

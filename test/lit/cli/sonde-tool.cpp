@@ -3,7 +3,7 @@
 //
 // Every command takes --help (its usage, on stdout, exit 0) and --version.
 // RUN: sh -c '%sonde-trace summary --help; echo "exit $?"' | FileCheck %s --check-prefix=HELP
-// HELP: usage: sonde summary [options] TRACE... [--json] [--look-ahead N]
+// HELP: usage: sonde summary [options] TRACE... [--json] [--warmup N] [--look-ahead N]
 // HELP: exit 0
 // RUN: sh -c '%sonde-trace report --help 2>&1; echo "exit $?"' | FileCheck %s --check-prefix=RHELP
 // RHELP: usage: sonde report [options] TRACE... -o report.html [--step NAME] [--title TEXT]
@@ -51,6 +51,13 @@
 // RUN: sh -c '%sonde-trace summary %t/-run --look-ahead=-3 2>&1; echo "exit $?"' | FileCheck %s --check-prefix=LOOKNEG
 // LOOKNEG: sonde: error: '--look-ahead' takes a number of events (1 or more), not '-3'
 // LOOKNEG: exit 2
+// The warm-up steps the rates keep apart (docs/rates.md): 0 or more.
+// RUN: sh -c '%sonde-trace summary %t/-run --warmup=-1 2>&1; echo "exit $?"' | FileCheck %s --check-prefix=WARMNEG
+// WARMNEG: sonde: error: '--warmup' takes a number of steps (0 or more), not '-1'
+// WARMNEG: exit 2
+// RUN: sh -c '%sonde-trace export %t/-run --format jsonl --warmup 2 2>&1; echo "exit $?"' | FileCheck %s --check-prefix=WARMEXPORT
+// WARMEXPORT: sonde: error: '--warmup' is an option of 'summary' and 'report', not of 'export'
+// WARMEXPORT: exit 2
 // RUN: sh -c '%sonde-trace dump %t/-run/a.sonde --look-ahead 1 2>&1 >/dev/null; echo "exit $?"' | FileCheck %s --check-prefix=LOOKLATE
 // LOOKLATE: sonde: note: {{.*}}a.sonde: 34 events were given before an earlier one: a region held, or a thread stayed silent for, more than the look-ahead of 1 events (--look-ahead;
 // LOOKLATE: exit 0

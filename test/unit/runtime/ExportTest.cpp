@@ -654,8 +654,15 @@ Builder tensorLosses() {
 }
 
 TEST(ScalarTensorTest, SummaryShowsTheValue) {
-  std::string Text = outputOf(tensorLosses(), printSummary);
-  size_t Row = Text.find("\nloss ");
+  std::string Text =
+      outputOf(tensorLosses(), [](const std::vector<Trace> &Ts, std::FILE *F) {
+        printSummary(Ts, F);
+      });
+  // The first lines say the loss first -> last; the watch table has its row.
+  EXPECT_NE(Text.find("\nloss       8.75 -> 7.25 (4 records)\n"),
+            std::string::npos)
+      << Text;
+  size_t Row = Text.find("\nloss ", Text.find("\nwatch "));
   ASSERT_NE(Row, std::string::npos) << Text;
   std::string Line = Text.substr(Row + 1, Text.find('\n', Row + 1) - Row - 1);
   std::istringstream In(Line);
@@ -665,7 +672,10 @@ TEST(ScalarTensorTest, SummaryShowsTheValue) {
   EXPECT_EQ(F, (std::vector<std::string>{"loss", "train_epoch", "4", "8.75",
                                          "7.25", "7.25", "8.75"}))
       << Line;
-  std::string Json = outputOf(tensorLosses(), printSummaryJson);
+  std::string Json =
+      outputOf(tensorLosses(), [](const std::vector<Trace> &Ts, std::FILE *F) {
+        printSummaryJson(Ts, F);
+      });
   EXPECT_NE(Json.find("\"min\":7.25,\"max\":8.75"), std::string::npos) << Json;
 }
 

@@ -59,6 +59,12 @@ struct Probe {
   std::optional<bool> Context;
   std::string When;
   SpecLoc WhenLoc;
+  /// `items:`: a C++ expression counting the items the region processes,
+  /// recorded under sonde::ItemsArg through sonde::itemCount; empty: none.
+  std::string Items;
+  SpecLoc ItemsLoc;
+  /// Watches: `check: finite`, a NaN or infinite value makes an alarm.
+  bool CheckFinite = false;
   unsigned Every = 0; ///< 0 or 1: every hit
   /// Watches: `summary:`; `state:`: `summary:` (stats or hash); `apis:`
   /// the summary of arguments and return values (`args:`).

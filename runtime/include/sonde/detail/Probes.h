@@ -72,12 +72,14 @@ watchScalar(const Site &S, T V) noexcept {
   if (!Id)
     return;
   rt::ThreadState *Th = rt::detail::thread();
+  uint64_t Bits = 0;
+  if constexpr (std::is_floating_point<T>::value) {
+    double D = static_cast<double>(V);
+    std::memcpy(&Bits, &D, 8);
+  }
   if (char *P = rt::detail::reserve(Th, 24)) {
     rt::ValueTag Tag;
-    uint64_t Bits;
     if constexpr (std::is_floating_point<T>::value) {
-      double D = static_cast<double>(V);
-      std::memcpy(&Bits, &D, 8);
       Tag = rt::ValueTag::Float;
     } else if constexpr (std::is_same<T, bool>::value) {
       Bits = 0;
@@ -98,6 +100,13 @@ watchScalar(const Site &S, T V) noexcept {
     rt::detail::put64(P + 16, Bits);
     rt::detail::commit(Th, 24);
   }
+  // `check: finite`: one compare of the bits already recorded (all ones in
+  // the exponent: NaN or infinite), the site's flag only then.
+  if constexpr (std::is_floating_point<T>::value)
+    if (SONDE_UNLIKELY((Bits & rt::detail::ExponentBits) ==
+                       rt::detail::ExponentBits) &&
+        (S.Flags & CheckFinite))
+      rt::detail::checkFailed(Th, Id, Bits);
 }
 
 /// Scalars take the fixed-size path; everything else goes through

@@ -42,6 +42,9 @@ enum class RecType : uint8_t {
                 ///< ScalarWatch | ValueTag and an 8-byte scalar
   CtxPush = 5,  ///< header, tsc, Aux = value count, raw values
   CtxPop = 6,   ///< header, tsc
+  /// header, tsc, the 8 bytes of the double that failed a watch's
+  /// `check: finite` (sonde/site.h CheckFinite); Aux 0
+  Alarm = 7,
 };
 
 /// The Aux of an Instant record: which instant it is.
@@ -120,6 +123,12 @@ extern __thread ThreadState *Current __attribute__((tls_model("initial-exec")));
 ThreadState *attachThread(const char &AbiToken) noexcept;
 uint32_t registerSite(const Site &S) noexcept;
 char *reserveSlow(ThreadState *T, uint32_t Bytes) noexcept;
+/// The exponent of an IEEE 754 double: all ones for NaN and the infinities.
+constexpr uint64_t ExponentBits = 0x7ff0000000000000ull;
+/// A watch with `check: finite` saw the double `Bits`: records an alarm and
+/// applies SONDE_ON_CHECK (recorder/Check.cpp). Out of line: never on the
+/// path of a finite value.
+void checkFailed(ThreadState *T, uint32_t Id, uint64_t Bits) noexcept;
 
 /// The site's dense id if it records now, else 0. Registers it on first use.
 SONDE_ALWAYS_INLINE uint32_t activeId(const Site &S) noexcept {

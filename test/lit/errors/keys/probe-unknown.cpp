@@ -19,11 +19,11 @@ float train(int epochs) {
 }
 
 // CHECK: rewrite: exit 1
-// CHECK-NEXT: {{.*}}probe-unknown.cpp.tmp.yaml:4:5: error: unknown probe key 'colour'; expected one of at, category, name, args, context, when, every, summary, enabled, mode
+// CHECK-NEXT: {{.*}}probe-unknown.cpp.tmp.yaml:4:5: error: unknown probe key 'colour'; expected one of at, category, name, args, context, when, every, items, summary, check, enabled, mode
 // CHECK-NEXT:     colour: red
 // CHECK-NEXT:     ^~~~~~
 // CHECK-NEXT: plugin: exit 1
-// CHECK-NEXT: {{.*}}probe-unknown.cpp.tmp.yaml:4:5: error: unknown probe key 'colour'; expected one of at, category, name, args, context, when, every, summary, enabled, mode
+// CHECK-NEXT: {{.*}}probe-unknown.cpp.tmp.yaml:4:5: error: unknown probe key 'colour'; expected one of at, category, name, args, context, when, every, items, summary, check, enabled, mode
 // CHECK-NEXT:     colour: red
 // CHECK-NEXT:     ^~~~~~
 // CHECK-NEXT: error: sonde: invalid probe spec '{{.*}}probe-unknown.cpp.tmp.yaml'
