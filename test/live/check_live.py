@@ -236,6 +236,11 @@ def tmux(sonde, mnist, data):
             fail(f"sonde live exited with {rc}:\n{final}")
         if "every process ended" not in final or "126 steps seen" not in final:
             fail("the last screen:\n" + final)
+        # The rates line: the example's spec gives its steps an item count.
+        r = re.search(r"^rates   train (\d+)/s  loading (\d+)/s  compute "
+                      r"(\d+)/s", final, re.M)
+        if not r or min(int(x) for x in r.groups()) <= 0:
+            fail("no positive rates on the last screen:\n" + final)
         if any(len(line) > 80 for line in final.splitlines()):
             fail("a line wider than 80 columns")
         print("tmux: steps and loss shown while training: " +
@@ -247,6 +252,48 @@ def tmux(sonde, mnist, data):
             prog.kill()
         subprocess.run([*tm, "kill-server"],
                        capture_output=True)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def rates(sonde, mnist, data):
+    """--fail-on on a training rate: a bound no machine reaches holds on
+    the first refresh with steps after the warm-up; sonde live exits 3
+    and names the rate. The training then goes on without it."""
+    tmp = tempfile.mkdtemp(prefix="sonde-live-rates-")
+    traces = os.path.join(tmp, "traces")
+    os.makedirs(traces)
+    env = dict(os.environ, SONDE_OUTPUT=traces)
+    # sonde live first, on the empty directory: the run's file is new to
+    # it however late the training starts or however fast it ends.
+    live = subprocess.Popen([sonde, "live", "--plain", "--interval", "0.2",
+                             "--fail-on", "rate.train > 0",
+                             "--fail-on", "rate.train < 1e15", traces],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    prog = None
+    try:
+        wait_for("sonde live to wait for trace files",
+                 lambda: live.poll() is not None or
+                 "waiting for trace files" in
+                 (live.stdout.readline() or ""))
+        prog = subprocess.Popen([mnist, data, "--epochs", "1", "--checkpoint",
+                                 os.path.join(tmp, "model.pt")], env=env,
+                                cwd=tmp, stdout=subprocess.DEVNULL)
+        out, err = live.communicate(timeout=600)
+        if live.returncode != 3:
+            fail(f"sonde live exited {live.returncode}, not 3:\n{out}\n{err}")
+        m = re.search(r"--fail-on 'rate.train > 0' holds: rate.train = "
+                      r"([0-9.]+) items/s over the steps of the last "
+                      r"interval \((\d+) steps after the warm-up", err)
+        if not m or float(m.group(1)) <= 0 or int(m.group(2)) < 1:
+            fail("the message does not name the rate:\n" + err)
+        if prog.wait(timeout=600) != 0:
+            fail(f"the mnist example exited with {prog.returncode}")
+        print("rates: " + err.strip())
+    finally:
+        for p in (live, prog):
+            if p and p.poll() is None:
+                p.kill()
         shutil.rmtree(tmp, ignore_errors=True)
 
 
@@ -299,4 +346,5 @@ if __name__ == "__main__":
     mode = sys.argv[1]
     args = [os.path.abspath(a) if os.path.exists(a) else a
             for a in sys.argv[2:]]
-    {"growing": growing, "nan": nan, "tmux": tmux, "keys": keys}[mode](*args)
+    {"growing": growing, "nan": nan, "tmux": tmux, "keys": keys,
+     "rates": rates}[mode](*args)

@@ -22,13 +22,14 @@ bool nameChar(char C) {
          (C >= '0' && C <= '9') || C == '_' || C == '.' || C == '/' || C == '-';
 }
 
-/// The prefix of names the training rates will have (issue 16 item 1):
-/// not computed by `sonde live` yet, so refused rather than never true.
+/// The prefix of the training rates' names (docs/rates.md).
 constexpr const char RatePrefix[] = "rate.";
 
 } // namespace
 
 bool Condition::names(const SiteInfo &S) const {
+  if (Of != Rate::None)
+    return false;
   if (S.Name == Name)
     return true;
   return Name.size() == S.Category.size() + 1 + S.Name.size() &&
@@ -83,14 +84,25 @@ bool parseCondition(const std::string &Text, Condition &Out,
                                                   "not '") +
                                           Text[P] + "'");
   Out.Name = Text.substr(NameAt, P - NameAt);
-  if (Out.Name.compare(0, sizeof RatePrefix - 1, RatePrefix) == 0)
-    return Fail(NameAt, "training rates are not computed by 'sonde live' "
-                        "yet; a condition can name a watch only");
+  if (Out.Name.compare(0, sizeof RatePrefix - 1, RatePrefix) == 0) {
+    std::string Which = Out.Name.substr(sizeof RatePrefix - 1);
+    Out.Of = Which == "train"     ? Condition::Rate::Train
+             : Which == "loading" ? Condition::Rate::Loading
+             : Which == "compute" ? Condition::Rate::Compute
+                                  : Condition::Rate::None;
+    if (Out.Of == Condition::Rate::None)
+      return Fail(NameAt, "'" + Out.Name +
+                              "' is no training rate; the rates are "
+                              "rate.train, rate.loading and rate.compute");
+  }
   SkipSpace();
   if (P == Text.size())
     return Fail(P, "expected ':' and nan|inf, or a comparison (<, <=, >, "
                    ">=) and a number, after the name");
   if (Text[P] == ':') {
+    if (Out.Of != Condition::Rate::None)
+      return Fail(P, "a rate is never nan or inf; compare it with a number "
+                     "(as in 'rate.train < 100')");
     ++P;
     Out.Is = Condition::Test::NonFinite;
     for (;;) {

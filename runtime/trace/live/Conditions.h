@@ -30,7 +30,11 @@ struct Condition {
   /// Whether a record of this name was seen (said at the end when not).
   bool Seen = false;
 
-  /// Whether `S`'s records are this condition's.
+  /// A training rate's condition (`rate.train`, `rate.loading`,
+  /// `rate.compute`): tested on each refresh's steps, not on records.
+  enum class Rate { None, Train, Loading, Compute } Of = Rate::None;
+
+  /// Whether `S`'s records are this condition's (never for a rate's).
   bool names(const SiteInfo &S) const;
   /// Whether `V` (a watched number) makes it hold.
   bool holds(double V) const;

@@ -36,6 +36,28 @@ std::string number(double V) {
   return Buf;
 }
 
+/// `rates   train 4229/s  loading 86646/s  compute 4463/s  ▂▄▆█`: what
+/// `sonde summary` calls the run's rates, and a sparkline of the train
+/// rate per refresh.
+std::string rate(double V) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof Buf, V >= 100 ? "%.0f" : "%.1f", V);
+  return Buf;
+}
+
+std::string ratesLine(const LiveState &S, size_t Width) {
+  const LiveRateSample &R = S.rates();
+  if (!S.anySteps())
+    return "rates   items/s need probes with 'items:' (docs/rates.md)";
+  if (!R.Steps)
+    return "rates   warming up (the first steps are kept apart)";
+  std::string Line = "rates   train " + rate(R.Train) + "/s  loading " +
+                     rate(R.Loading) + "/s  compute " + rate(R.Compute) +
+                     "/s  ";
+  size_t Room = Width > Line.size() + 4 ? Width - Line.size() : 4;
+  return Line + sparkline(S.recentTrainRates(), std::min<size_t>(Room, 20));
+}
+
 std::string seconds(int64_t Ns) {
   char Buf[32];
   if (Ns < 1000000000)
@@ -156,9 +178,9 @@ std::vector<std::string> dashboard(const LiveState &S, const LiveStatus &St,
               : Lead->HasStep
                   ? Prog + "   (" + std::to_string(Lead->Steps) + " steps seen)"
                   : Prog);
-  // RATES: the training rates (items/s: train, loading, compute) go on
-  // this line once `items:` probes are recorded (issue 16 item 1).
-  L.push_back("rates   items/s need probes with 'items:' (docs/live.md)");
+  // The training rates (items/s) over the run after the warm-up, and the
+  // train rate of each refresh's steps.
+  L.push_back(ratesLine(S, Width));
   L.push_back("");
   // What the rest needs: the categories, the ranks, drops, keys.
   auto Cats = S.categoryTime();
@@ -239,8 +261,8 @@ std::string plainLine(const LiveState &S, const LiveStatus &St) {
     Out += " " + Prog;
   if (Lead->HasStep)
     Out += " steps " + std::to_string(Lead->Steps);
-  // RATES: the train rate (items/s) goes here, after the steps, once
-  // `items:` probes are recorded (issue 16 item 1).
+  if (S.rates().Steps)
+    Out += " train " + rate(S.rates().Train) + "/s";
   auto Watches = S.watches();
   for (size_t I = 0; I < Watches.size() && I < 4; ++I)
     Out +=

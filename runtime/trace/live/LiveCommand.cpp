@@ -182,6 +182,31 @@ public:
     std::fflush(stdout); // a pipe is fully buffered: a line must go now
   }
 
+  /// The rate conditions, on the steps closed since the last refresh.
+  void rates() {
+    const LiveRateSample &R = S.rates();
+    if (Held || !R.HasInterval)
+      return;
+    for (Condition &C : O.Conditions) {
+      if (C.Of == Condition::Rate::None)
+        continue;
+      C.Seen = true;
+      double V = C.Of == Condition::Rate::Train     ? R.IntervalTrain
+                 : C.Of == Condition::Rate::Loading ? R.IntervalLoading
+                                                    : R.IntervalCompute;
+      if (!C.holds(V))
+        continue;
+      Held = true;
+      char Num[32];
+      std::snprintf(Num, sizeof Num, "%.1f", V);
+      Alarm = "sonde: error: --fail-on '" + C.Text + "' holds: " + C.Name +
+              " = " + Num + " items/s over the steps of the last interval (" +
+              std::to_string(R.Steps) +
+              " steps after the warm-up so far; docs/rates.md)\n";
+      return;
+    }
+  }
+
   bool Held = false;
   std::string Alarm; ///< what to say when a condition held
 
@@ -330,6 +355,8 @@ int runLiveCommand(int Argc, char **Argv, const std::string &Usage) {
   };
   auto Show = [&] {
     Status();
+    S.tickRates();
+    R.rates();
     if (O.How == Mode::Dashboard) {
       size_t W, H;
       Terminal::size(W, H);
@@ -373,7 +400,13 @@ int runLiveCommand(int Argc, char **Argv, const std::string &Usage) {
     return ConditionHeld;
   }
   for (const Condition &C : O.Conditions)
-    if (!C.Seen)
+    if (!C.Seen && C.Of != Condition::Rate::None)
+      std::fprintf(stderr,
+                   "sonde: warning: --fail-on '%s': no steps with an item "
+                   "count (a probe's 'items:') were recorded after the "
+                   "warm-up, so it was never tested\n",
+                   C.Text.c_str());
+    else if (!C.Seen)
       std::fprintf(stderr,
                    "sonde: warning: --fail-on '%s': no watch named '%s' was "
                    "recorded, so it was never tested\n",

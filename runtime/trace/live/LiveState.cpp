@@ -41,12 +41,14 @@ ProcessView &LiveState::view(const FileFollower &F) {
 void LiveState::started(const FileFollower &F) { view(F); }
 
 void LiveState::ended(const FileFollower &F) {
+  Rates.ended(F);
   ProcessView &P = view(F);
   P.LastNs = std::max(P.LastNs, F.trace().Process.EndNs);
   LatestNs = std::max(LatestNs, P.LastNs);
 }
 
 void LiveState::event(const FileFollower &F, const Event &E) {
+  Rates.event(F, E);
   ProcessView &P = view(F);
   ++Records;
   const Trace &T = F.trace();

@@ -16,6 +16,7 @@
 #define SONDE_TRACE_LIVE_LIVESTATE_H
 
 #include "live/Follower.h"
+#include "live/LiveRates.h"
 
 #include <algorithm>
 #include <deque>
@@ -79,9 +80,21 @@ public:
   const ProcessView *slowest() const;
   const ProcessView *fastest() const;
   uint64_t records() const { return Records; }
+  /// The training rates at the last tickRates(), and their recent train
+  /// rates (for a sparkline).
+  const LiveRateSample &rates() const { return RateNow; }
+  const std::deque<double> &recentTrainRates() const { return Rates.recent(); }
+  bool anySteps() const { return Rates.any(); }
+  /// Takes the rates now: once per refresh.
+  const LiveRateSample &tickRates() {
+    RateNow = Rates.tick();
+    return RateNow;
+  }
 
 private:
   int64_t WindowNs;
+  LiveRates Rates;
+  LiveRateSample RateNow;
   int64_t StartNs = 0, LatestNs = 0;
   uint64_t Records = 0;
   std::map<const FileFollower *, ProcessView> Procs;

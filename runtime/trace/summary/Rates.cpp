@@ -90,6 +90,11 @@ void RateCounter::Sums::add(const Sums &O) {
 void RateCounter::beginTrace(const Trace &T) {
   Current = &T;
   Processes.emplace_back();
+  sitesChanged();
+}
+
+void RateCounter::sitesChanged() {
+  const Trace &T = *Current;
   Classes.assign(T.Sites.size(), 0);
   for (size_t I = 0; I < T.Sites.size(); ++I)
     Classes[I] =

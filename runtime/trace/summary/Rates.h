@@ -73,6 +73,9 @@ public:
   /// The events that follow are `T`'s (one process). T must outlive the
   /// events fed for it.
   void beginTrace(const Trace &T);
+  /// The current trace has sites it did not have at beginTrace (a file
+  /// followed while it is written): they are taken into account.
+  void sitesChanged();
   /// One event of the current trace, in the trace's order.
   void add(const Event &E);
   /// Closes the steps still open (the end of every trace fed).

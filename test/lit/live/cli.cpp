@@ -11,9 +11,12 @@
 // RUN: sh -c '%sonde-trace live --fail-on "loss <" x 2>&1; echo "exit $?"' | FileCheck %s --check-prefix=NONUM
 // NONUM: --fail-on 'loss <': expected a number after the comparison
 // NONUM: exit 2
-// RUN: sh -c '%sonde-trace live --fail-on "rate.train < 100" x 2>&1; echo "exit $?"' | FileCheck %s --check-prefix=RATE
-// RATE: 'rate.train < 100': training rates are not computed by 'sonde live' yet
+// RUN: sh -c '%sonde-trace live --fail-on "rate.speed < 100" x 2>&1; echo "exit $?"' | FileCheck %s --check-prefix=RATE
+// RATE: 'rate.speed < 100': 'rate.speed' is no training rate; the rates are rate.train, rate.loading and rate.compute
 // RATE: exit 2
+// RUN: sh -c '%sonde-trace live --fail-on "rate.train: nan" x 2>&1; echo "exit $?"' | FileCheck %s --check-prefix=RATENAN
+// RATENAN: 'rate.train: nan': a rate is never nan or inf; compare it with a number (as in 'rate.train < 100')
+// RATENAN: exit 2
 // RUN: sh -c '%sonde-trace live --interval 0 x 2>&1; echo "exit $?"' | FileCheck %s --check-prefix=INTERVAL
 // INTERVAL: sonde: error: '--interval 0': expected a number of seconds, more than 0 and at most 3600
 // INTERVAL: exit 2

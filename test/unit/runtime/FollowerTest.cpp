@@ -326,7 +326,8 @@ TEST(LiveConditions, EveryBadStringIsRefusedAtItsColumn) {
       {"loss < nan", 7, "expected a finite number"},
       {"loss < 1e999", 7, "finite"},
       {"loss < 3 4", 9, "expected the end"},
-      {"rate.train < 100", 0, "rates are not computed"},
+      {"rate.speed < 100", 0, "is no training rate"},
+      {"rate.compute: inf", 12, "a rate is never nan or inf"},
   };
   for (const Case &K : Cases) {
     Condition C;
