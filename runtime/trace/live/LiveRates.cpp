@@ -11,19 +11,6 @@
 
 namespace sonde::trace::live {
 
-namespace {
-
-/// Whether `E` carries an item count: it is a step, and what it holds and
-/// the fetch before it have arrived.
-bool carriesItems(const Event &E) {
-  if (!E.A)
-    return false;
-  return std::any_of(E.A->begin(), E.A->end(),
-                     [](const auto &KV) { return KV.first == ItemsArg; });
-}
-
-} // namespace
-
 LiveRates::Process &LiveRates::of(const FileFollower &F) {
   Process &P = Procs[&F];
   if (!P.Counter) {
@@ -55,7 +42,8 @@ void LiveRates::event(const FileFollower &F, const Event &E) {
   Process &P = of(F);
   std::vector<Event> &W = P.Waiting[E.Thread];
   W.push_back(E);
-  bool Step = carriesItems(E);
+  // A step's record comes after what it holds and the fetch before it.
+  bool Step = hasItems(F.trace().site(E.Site));
   AnySteps |= Step;
   if (Step || W.size() >= MaxWaiting)
     feed(P, W);

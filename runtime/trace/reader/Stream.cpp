@@ -433,7 +433,7 @@ void TraceStream::Impl::stopPrefetch() {
   Pf->Worker.join();
   bool Finished = Pf->Done;
   Pf.reset();
-  if (!Finished && Started) // stopped midway: the walk starts over
+  if (!Finished) // stopped midway: the walk starts over
     Started = false;
 }
 

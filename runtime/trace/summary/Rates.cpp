@@ -38,11 +38,6 @@ Family familyOf(const SiteInfo &S) {
   return Family::Other;
 }
 
-bool hasItems(const SiteInfo &S) {
-  return std::find(S.ArgNames.begin(), S.ArgNames.end(), ItemsArg) !=
-         S.ArgNames.end();
-}
-
 const Value *argOf(const Event &E, std::string_view Name) {
   if (!E.A)
     return nullptr;
@@ -76,6 +71,11 @@ double perSecond(uint64_t Items, int64_t Ns) {
 }
 
 } // namespace
+
+bool hasItems(const SiteInfo &S) {
+  return std::find(S.ArgNames.begin(), S.ArgNames.end(), ItemsArg) !=
+         S.ArgNames.end();
+}
 
 RateCounter::RateCounter(unsigned WarmupSteps) : WarmupSteps(WarmupSteps) {}
 

@@ -66,6 +66,9 @@ struct RateTable {
   uint64_t steps() const { return Warmup.Steps + Run.Steps; }
 };
 
+/// Whether `S`'s regions carry an item count (`items:`): they are steps.
+bool hasItems(const SiteInfo &S);
+
 class RateCounter {
 public:
   explicit RateCounter(unsigned WarmupSteps = DefaultWarmupSteps);
