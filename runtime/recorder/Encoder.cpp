@@ -77,6 +77,7 @@ char *openEvents(WriterState &W, const ThreadRecord &R) {
   P = putVarint(P, W.LastTsc);
   W.InBlock = true;
   W.BlockLevel = 0;
+  ++W.BlockNo;
   return P;
 }
 
@@ -237,6 +238,27 @@ inline char *putDelta(WriterState &W, char *P, uint64_t Tsc) {
   return P;
 }
 
+/// An integer scalar watch: as the difference from the site's last watch in
+/// this block when that was an integer of the same tag the slot still holds
+/// (a counter, a step, a size: 3 bytes), else whole, which the next one of
+/// the site can then count from.
+inline char *putIntWatch(WriterState &W, char *P, uint32_t HeaderSite,
+                         uint64_t Tsc, ValueTag Tag, uint64_t Bits) {
+  uint32_t Site = HeaderSite & SiteIdMask;
+  IntSlot &Slot = W.Ints[Site % IntSlots];
+  bool Known = Slot.Site == Site && Slot.Block == W.BlockNo && Slot.Tag == Tag;
+  uint64_t Prev = Slot.Bits;
+  Slot = IntSlot{Site, Tag, W.BlockNo, Bits};
+  if (Known) {
+    P = putPointEvent(W, P, HeaderSite, Ev::WatchDelta);
+    P = putDelta(W, P, Tsc);
+    return putVarint(P, format::zigzag(static_cast<int64_t>(Bits - Prev)));
+  }
+  P = putPointEvent(W, P, HeaderSite, Ev::Watch);
+  P = putDelta(W, P, Tsc);
+  return putScalar(P, Tag, Bits);
+}
+
 /// Encodes one raw record (any but Pad); returns the new output position.
 /// The one encoding of every record type: drainRing calls it for each.
 char *encodeRecord(WriterState &W, const RecHeader &H, const char *Rec, char *P,
@@ -267,13 +289,26 @@ char *encodeRecord(WriterState &W, const RecHeader &H, const char *Rec, char *P,
                                              : Ev::Instant);
     return putDelta(W, P, Tsc);
   case RecType::Watch: {
-    P = putPointEvent(W, P, H.Site, Ev::Watch);
-    P = putDelta(W, P, Tsc);
+    uint32_t Site = H.Site & SiteIdMask;
+    IntSlot &Slot = W.Ints[Site % IntSlots];
     if (H.Aux & ScalarWatch) { // the commonest: tag in Aux, 8 bytes at 16
       uint64_t Bits;
       std::memcpy(&Bits, Rec + 16, 8);
-      return putScalar(P, static_cast<ValueTag>(H.Aux & ~ScalarWatch), Bits);
+      auto Tag = static_cast<ValueTag>(H.Aux & ~ScalarWatch);
+      if (Tag == ValueTag::Int || Tag == ValueTag::UInt)
+        return putIntWatch(W, P, H.Site, Tsc, Tag, Bits);
+      if (Slot.Site == Site)
+        Slot.Site = 0; // its last watch is no integer now
+      P = putPointEvent(W, P, H.Site, Ev::Watch);
+      P = putDelta(W, P, Tsc);
+      return putScalar(P, Tag, Bits);
     }
+    // A value of another kind: the reader takes no difference from it
+    // (whatever its top-level tag), nor does the writer.
+    if (Slot.Site == Site)
+      Slot.Site = 0;
+    P = putPointEvent(W, P, H.Site, Ev::Watch);
+    P = putDelta(W, P, Tsc);
     const char *In = Rec + 16;
     return encodeValue(W, In, Rec + H.Size, P, Defs);
   }
