@@ -392,7 +392,7 @@ uint64_t drainRing(WriterState &W, ThreadRecord &R, uint64_t Lag) {
   uint64_t Start = Pos;
   char *P = nullptr;
   char *BlockBegin = nullptr; ///< the open block's first record
-  uint64_t Records = 0;
+  uint64_t Records = 0;       ///< encoded, not yet in W.PendingRecords
   const uint64_t Cap = config().MaxBytes;
   while (Pos < Stop) {
     const char *Rec = T.Data + (Pos & T.Mask);
@@ -439,6 +439,10 @@ uint64_t drainRing(WriterState &W, ThreadRecord &R, uint64_t Lag) {
     if (!W.InBlock ||
         static_cast<size_t>(P - W.Out) + 2u * H.Size + 64 > OutCapacity ||
         static_cast<size_t>(P - BlockBegin) > MaxBlockPayload) {
+      // Opening a block may write Out: the records in it are counted
+      // first (a failed write counts them as lost).
+      W.PendingRecords += Records;
+      Records = 0;
       closeEvents(W, P);
       P = BlockBegin = openEvents(W, R);
     }
@@ -451,6 +455,8 @@ uint64_t drainRing(WriterState &W, ThreadRecord &R, uint64_t Lag) {
       // block before this record, define, and encode it again in a new
       // block.
       W.LastTsc = TscBefore;
+      W.PendingRecords += Records;
+      Records = 0;
       closeEvents(W, Before);
       defineKeys(W, Defs);
       P = BlockBegin = openEvents(W, R);
