@@ -41,6 +41,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -137,8 +138,14 @@ void exchange(const std::string &Addr, uint16_t Port, uint64_t Rank,
     O.isServer = false;
     O.waitWorkers = false; // not one of the job's workers
     O.timeout = Patience;
-    // Never destroyed: the process may end while this thread waits.
-    auto *Store = new c10d::TCPStore(Addr, O);
+    // Closed as soon as the exchange is done: libtorch 1.13's client keeps
+    // a listening thread on a second connection, which spins (poll, then a
+    // peek that reads the end of the stream, tens of thousands of times a
+    // second) once the server side closes it; left open, that cost each
+    // rank a core's share for the rest of the run. A process that ends
+    // while this thread still waits does not destroy it (no destructor
+    // runs on another thread's stack at exit).
+    auto Store = std::make_unique<c10d::TCPStore>(Addr, O);
     if (Rank == 0)
       serve(*Store, World);
     else
