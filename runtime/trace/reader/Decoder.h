@@ -117,6 +117,27 @@ public:
   void block(Block B, Cursor &C, uint64_t At);
   /// Walk 2 (`Out` null) and walk 3: the records of one Events block.
   void events(Cursor &C, const EventsBlock &EB, RecordSink *Out);
+
+  /// One Events block walked a few records at a time (walk 3), so that its
+  /// events are used while they are still in the cache: a block of small
+  /// records holds tens of thousands, far more than the cache holds once
+  /// decoded. No other block may be walked until this one is done.
+  struct BlockWalk {
+    Cursor C{nullptr, nullptr};
+    const uint8_t *Begin = nullptr, *Stop = nullptr;
+    EventsBlock EB;
+    uint64_t Tsc = 0;
+    uint32_t Thread = 0;
+    uint32_t PointLevel = 0;
+    bool Deltas = false;
+    bool Done = true;
+  };
+  /// Starts `W` on the block `EB`, `C` over its body.
+  void beginEvents(Cursor &C, const EventsBlock &EB, RecordSink *Out,
+                   BlockWalk &W);
+  /// Decodes up to `Budget` more records of `W`'s block into `Out`; W.Done
+  /// once the block is.
+  void moreEvents(BlockWalk &W, RecordSink *Out, size_t Budget);
   /// After walk 1: the clock line through the first and last anchors.
   void clockLine();
   /// After walk 2: what the file's problems and times are, the args of the

@@ -77,6 +77,9 @@ struct TraceStream::Impl {
   std::vector<Pending> Open; ///< the regions open at the end, as events
   std::unordered_map<uint32_t, size_t> BlocksOf;
   size_t NextBlock = 0;
+  /// The block under way: walked BlockBudget records at a time.
+  detail::Decoder::BlockWalk Walking;
+  static constexpr size_t BlockBudget = 256;
   size_t LookAhead = size_t(1) << 20;
   bool Events = true;
   bool Started = false;
@@ -272,6 +275,7 @@ void TraceStream::Impl::startEvents() {
   D.Seq = 0;
   Ord = std::make_unique<Order>(Open, BlocksOf, LookAhead);
   NextBlock = 0;
+  Walking = detail::Decoder::BlockWalk();
   Started = true;
 }
 
@@ -348,6 +352,12 @@ Event *TraceStream::Impl::walk() {
   for (;;) {
     if (Pending *P = Ord->next())
       return &P->E;
+    if (!Walking.Done) { // a few more records of the block under way
+      D.moreEvents(Walking, Ord.get(), BlockBudget);
+      if (Walking.Done)
+        Ord->threadDone(Walking.EB.Thread);
+      continue;
+    }
     if (NextBlock == D.Blocks.size()) {
       if (Ord->held() != 0) {
         Ord->endOfFile();
@@ -362,8 +372,9 @@ Event *TraceStream::Impl::walk() {
     if (!P) // the file changed after it was opened: said, not skipped
       ++Unread;
     Cursor C(P, P ? P + EB.Len : P);
-    D.events(C, EB, Ord.get());
-    Ord->threadDone(EB.Thread);
+    D.beginEvents(C, EB, Ord.get(), Walking);
+    if (Walking.Done)
+      Ord->threadDone(EB.Thread);
   }
 }
 
