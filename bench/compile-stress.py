@@ -88,8 +88,9 @@ def main():
         spec = os.path.join(tmp, "stress.yaml")
         open(plain, "w").write(generate(a.sites))
         open(spec, "w").write(SPEC)
-        r = subprocess.run([rewrite, "--spec", spec, "-o", inst, plain, "--",
-                            "-std=c++17"], stderr=subprocess.PIPE, text=True)
+        with open(inst, "w") as f:
+            r = subprocess.run([rewrite, "--spec", spec, plain, "--", "-std=c++17"],
+                               stdout=f, stderr=subprocess.PIPE, text=True)
         if r.returncode != 0:
             sys.exit("compile-stress: sonde-rewrite failed:\n" + r.stderr[-2000:])
         sites = open(inst).read().count("::sonde::watchAny(")

@@ -2,7 +2,7 @@
 // after the braces that enclose it and before the openers of constructs
 // inside the statement. Found on the trace reader (issue 3): the
 // unbraced range-for body `Sorted.push_back(...)` became
-// `{ ((void)::sonde::InsertedRegion(..), ::sonde::watchAny(.., K); Sorted.push_back(..)); }`,
+// `{ ((void)::sonde::Region(..), ::sonde::watchAny(.., K); Sorted.push_back(..)); }`,
 // and a body written without a space (`{return g(v);}`) put the call's
 // opener before the site descriptors.
 //
