@@ -42,8 +42,8 @@ namespace sonde {
 // value type and one region pair per translation unit, whatever the number
 // of sites. The call is unconditional: an inlined on/off test made every
 // site a branch of its own, and the optimizers' work grows with branches
-// (1.8x g++'s and clang's -O2 time of the stress file). An off site pays the
-// call and a load; an on site one direct call more than the hand-written
+// (1.5x g++'s and 1.8x clang's -O2 time of the stress file). An off site pays
+// the call and a load; an on site one direct call more than the hand-written
 // API (bench/inserted-bench measures both).
 
 /// The out-of-line writers: never inlined, and hidden, so that a call from a
