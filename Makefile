@@ -17,7 +17,7 @@ CCACHE := $(shell command -v ccache 2>/dev/null)
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 
-.PHONY: all build configure deps demo demo-distributed test test-tsan test-asan test-corpus bench install clean format format-check tidy-check
+.PHONY: all build configure deps demo demo-distributed test test-tsan test-asan test-corpus bench bench-compile install clean format format-check tidy-check
 
 all: build
 
@@ -107,6 +107,12 @@ bench:
 	@if [ -f $(BUILD)/build.ninja ]; then cmake $(BUILD) >/dev/null; fi
 	@$(MAKE) --no-print-directory build
 	@scripts/bench $(BUILD)
+
+# What instrumenting every function costs the builds of yaml-cpp and leveldb
+# (scripts/test-corpus, an hour or more): opt-in, merged into results.json.
+bench-compile: build
+	@python3 bench/corpus-compile.py $(BUILD)
+	@python3 bench/results.py merge $(BUILD)/bench/parts $(BUILD)/bench/results.json
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)

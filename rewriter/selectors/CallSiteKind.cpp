@@ -104,7 +104,7 @@ private:
       // exactly as long.
       Code Open("((void)");
       if (G.empty() && Pr.Mode == ModeKind::Region) {
-        Open += "::sonde::Region(" + R.Var;
+        Open += "::sonde::InsertedRegion(" + R.Var;
         Open += A.Values;
       } else {
         Open += "::sonde::CondRegion(";

@@ -121,7 +121,7 @@ Code regionDecl(const Probe &Pr, const SiteRef &R, const Code &G,
   bool Instant = Pr.Mode == ModeKind::Instant;
   Code C;
   if (!Closable && G.empty() && !Instant) {
-    C += "::sonde::Region " + Var.str() + "(" + R.Var;
+    C += "::sonde::InsertedRegion " + Var.str() + "(" + R.Var;
     C += A.Values;
     C += ");";
     return C;

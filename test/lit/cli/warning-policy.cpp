@@ -10,7 +10,7 @@
 // RUN: %spec
 // RUN: %sonde-rewrite --verify --spec %t.yaml %s -- -std=c++17 -isystem %S/Inputs/system -pedantic -pedantic-errors -Werror -Werror=format-security > %t.cpp
 // RUN: FileCheck %s --input-file %t.cpp
-// CHECK: {{^}}int f(int x) { {{.*}}::sonde::Region
+// CHECK: {{^}}int f(int x) { {{.*}}::sonde::InsertedRegion
 //
 // The result still builds under the same policy with g++.
 // RUN: %syntax-gcc -isystem %S/Inputs/system -pedantic -pedantic-errors -Werror %t.cpp

@@ -30,12 +30,12 @@ int use(int x) {
   char c{sq(2)};
   // CHECK: {{^}}  char c{sq(2)};{{$}}
   const int m = runtime(2);
-  // CHECK: {{^}}  const int m = ((void)::sonde::Region(sonde_site_{{[0-9a-f]+}}), runtime(2));
+  // CHECK: {{^}}  const int m = ((void)::sonde::InsertedRegion(sonde_site_{{[0-9a-f]+}}), runtime(2));
   int y = sq(x);
-  // CHECK: {{^}}  int y = ((void)::sonde::Region(sonde_site_{{[0-9a-f]+}}), sq(x));
+  // CHECK: {{^}}  int y = ((void)::sonde::InsertedRegion(sonde_site_{{[0-9a-f]+}}), sq(x));
   const int z = sq(x);
-  // CHECK: {{^}}  const int z = ((void)::sonde::Region(sonde_site_{{[0-9a-f]+}}), sq(x));
+  // CHECK: {{^}}  const int z = ((void)::sonde::InsertedRegion(sonde_site_{{[0-9a-f]+}}), sq(x));
   const int k = [&] { return x * 2; }();
-  // CHECK: {{^}}  const int k = ((void)::sonde::Region(sonde_site_{{[0-9a-f]+}}), [&] { return x * 2; }());
+  // CHECK: {{^}}  const int k = ((void)::sonde::InsertedRegion(sonde_site_{{[0-9a-f]+}}), [&] { return x * 2; }());
   return int(a.size()) + c + m + y + z + k;
 }

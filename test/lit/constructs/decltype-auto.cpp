@@ -29,7 +29,7 @@ decltype(auto) value(int v) {
 }
 
 decltype(auto) forward(std::vector<int> &v) { return front(v); }
-// CHECK: {{^}}decltype(auto) forward(std::vector<int> &v) {{.*}} return ((void)::sonde::Region(sonde_site_{{[0-9a-f]+}}), ::sonde::passRef(sonde_site_{{[0-9a-f]+}}, front(v))); }
+// CHECK: {{^}}decltype(auto) forward(std::vector<int> &v) {{.*}} return ((void)::sonde::InsertedRegion(sonde_site_{{[0-9a-f]+}}), ::sonde::passRef(sonde_site_{{[0-9a-f]+}}, front(v))); }
 
 static_assert(std::is_same<decltype(front(std::declval<std::vector<int> &>())), int &>::value, "");
 

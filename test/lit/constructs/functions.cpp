@@ -23,9 +23,9 @@
 
 struct Ckpt {
   Ckpt(int n) : size(n), data(new int[n]) {}
-  // CHECK: {{^}}  Ckpt(int n) : size(n), data(new int[n]) { static ::sonde::Site {{.*}}"Ckpt::Ckpt"{{.*}} ::sonde::Region {{.*}}}
+  // CHECK: {{^}}  Ckpt(int n) : size(n), data(new int[n]) { static ::sonde::Site {{.*}}"Ckpt::Ckpt"{{.*}} ::sonde::InsertedRegion {{.*}}}
   Ckpt() try : size(0), data(nullptr) {
-    // CHECK: {{^}}  Ckpt() try : size(0), data(nullptr) { static ::sonde::Site {{.*}} ::sonde::Region
+    // CHECK: {{^}}  Ckpt() try : size(0), data(nullptr) { static ::sonde::Site {{.*}} ::sonde::InsertedRegion
     check();
   } catch (...) {
     throw;
@@ -38,10 +38,10 @@ struct Ckpt {
 };
 
 int fast(int x) noexcept { return x + 1; }
-// CHECK: {{^}}int fast(int x) noexcept { static ::sonde::Site {{.*}} ::sonde::Region {{.*}} return x + 1; }
+// CHECK: {{^}}int fast(int x) noexcept { static ::sonde::Site {{.*}} ::sonde::InsertedRegion {{.*}} return x + 1; }
 
 auto deduced(int x) { return x * 2.0; }
-// CHECK: {{^}}auto deduced(int x) { static ::sonde::Site {{.*}} ::sonde::Region {{.*}} return x * 2.0; }
+// CHECK: {{^}}auto deduced(int x) { static ::sonde::Site {{.*}} ::sonde::InsertedRegion {{.*}} return x * 2.0; }
 
 int jumps(int n) {
   int state = 0;

@@ -22,7 +22,7 @@
 
 int user(int v) {
   int got = header_fn(v);
-  // CHECK: {{^}}  int got = ((void)::sonde::Region(sonde_site_{{[0-9a-f]+}}), header_fn(v)); ::sonde::watchAny(sonde_site_{{[0-9a-f]+}}, got);
+  // CHECK: {{^}}  int got = ((void)::sonde::InsertedRegion(sonde_site_{{[0-9a-f]+}}), header_fn(v)); ::sonde::watchAny(sonde_site_{{[0-9a-f]+}}, got);
   return got;
 }
 

@@ -16,7 +16,7 @@
 // SPEC:   - at: "f > *"
 
 int f(int start) {
-  // CHECK: {{^}}int f(int start) { static ::sonde::Site {{.*}} ::sonde::Region
+  // CHECK: {{^}}int f(int start) { static ::sonde::Site {{.*}} ::sonde::InsertedRegion
   int total = start;
 #include "body.inc"
   // DIAG: body.inc:1:{{[0-9]+}}: warning: probe 'f > *' skipped: write of 'total' is in an included file [sonde-include]

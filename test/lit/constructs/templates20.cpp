@@ -24,7 +24,7 @@ template <class T>
 concept Number = std::is_arithmetic_v<T>;
 
 template <Number T> T twice(T x) {
-  // CHECK: {{^}}template <Number T> T twice(T x) { static ::sonde::Site {{.*}} ::sonde::Region {{.*}} ::sonde::watchAny(sonde_site_{{[0-9a-f]+}}, x);
+  // CHECK: {{^}}template <Number T> T twice(T x) { static ::sonde::Site {{.*}} ::sonde::InsertedRegion {{.*}} ::sonde::watchAny(sonde_site_{{[0-9a-f]+}}, x);
   T y = x + x;
   // CHECK: {{^}}  T y = x + x; ::sonde::watchAny(sonde_site_{{[0-9a-f]+}}, y);
   return y;
@@ -62,7 +62,7 @@ template <auto N> int scaled(int v) {
 struct Flag {
   template <class T>
   explicit(!std::is_same_v<T, bool>) Flag(T v) : on(v != 0) {}
-  // CHECK: {{^}}  explicit(!std::is_same_v<T, bool>) Flag(T v) : on(v != 0) { static ::sonde::Site {{.*}}"Flag::Flag"{{.*}} ::sonde::Region
+  // CHECK: {{^}}  explicit(!std::is_same_v<T, bool>) Flag(T v) : on(v != 0) { static ::sonde::Site {{.*}}"Flag::Flag"{{.*}} ::sonde::InsertedRegion
   bool on;
 };
 

@@ -13,7 +13,7 @@
 // RUN: %syntax-gcc -Wall -Wextra -Wshadow -Wconversion -Wsign-conversion -Wpedantic -Wold-style-cast -Wuseless-cast -Werror %s
 // RUN: %syntax-clang -Wextra -Wshadow-all -Wconversion -Wpedantic -Wold-style-cast -Werror %s
 // RUN: FileCheck %s --input-file %t.cpp
-// CHECK: {{^}}int Parser::parse(const std::vector<int> &In) { {{.*}}::sonde::Region
+// CHECK: {{^}}int Parser::parse(const std::vector<int> &In) { {{.*}}::sonde::InsertedRegion
 //
 // SPEC: version: 1
 // SPEC: probes:

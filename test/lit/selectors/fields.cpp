@@ -28,7 +28,7 @@
 void save(int) {}
 // CHECK: {{^}}void save(int) { static ::sonde::Site sonde_site_{{[0-9a-f]+}}(::sonde::SiteKind::Region, "checkpoint.capture", "capture", {{.*}}, ::sonde::OffByDefault | ::sonde::InstantMode); ::sonde::InstantRegion sonde_region_{{[0-9a-f]+}}(sonde_site_{{[0-9a-f]+}});}
 float forward(int n) { return n; }
-// CHECK: {{^}}float forward(int n) { static ::sonde::Site sonde_site_[[F:[0-9a-f]+]](::sonde::SiteKind::Region, "compute.forward", "fwd", {{.*}}, ::sonde::ContextArgs, "n"); ::sonde::Region sonde_region_[[F]](sonde_site_[[F]], (n)); return n; }
+// CHECK: {{^}}float forward(int n) { static ::sonde::Site sonde_site_[[F:[0-9a-f]+]](::sonde::SiteKind::Region, "compute.forward", "fwd", {{.*}}, ::sonde::ContextArgs, "n"); ::sonde::InsertedRegion sonde_region_[[F]](sonde_site_[[F]], (n)); return n; }
 
 void train(int epochs, float lr) {
   // CHECK: {{^}}void train(int epochs, float lr) { {{.*}}"epoch.block"{{.*}}, ::sonde::ContextArgs, "epoch,lr");{{.*}} static ::sonde::Site sonde_site_[[W:[0-9a-f]+]](::sonde::SiteKind::Watch, "user", "loss", {{.*}}, ::sonde::summaryFlags(::sonde::Summary::Stats), "", "float"); static thread_local ::std::uint32_t sonde_every_[[W]] = 0;

@@ -24,11 +24,11 @@
 // Methods, by a glob on the qualified name.
 struct Net {
   Net() : w(2) {}
-  // CHECK: {{^}}  Net() : w(2) { static ::sonde::Site sonde_site_[[CTOR:[0-9a-f]+]](::sonde::SiteKind::Region, "compute.init", "Net", "{{.*}}function-region.cpp", [[@LINE-1]], "Net::Net", 0x{{[0-9a-f]+}}ull); ::sonde::Region sonde_region_[[CTOR]](sonde_site_[[CTOR]]);}
+  // CHECK: {{^}}  Net() : w(2) { static ::sonde::Site sonde_site_[[CTOR:[0-9a-f]+]](::sonde::SiteKind::Region, "compute.init", "Net", "{{.*}}function-region.cpp", [[@LINE-1]], "Net::Net", 0x{{[0-9a-f]+}}ull); ::sonde::InsertedRegion sonde_region_[[CTOR]](sonde_site_[[CTOR]]);}
   ~Net() { w = 0; }
-  // CHECK: {{^}}  ~Net() { static ::sonde::Site {{.*}}"user.teardown", "teardown", {{.*}}"Net::~Net"{{.*}} ::sonde::Region sonde_region_{{.*}} w = 0; }
+  // CHECK: {{^}}  ~Net() { static ::sonde::Site {{.*}}"user.teardown", "teardown", {{.*}}"Net::~Net"{{.*}} ::sonde::InsertedRegion sonde_region_{{.*}} w = 0; }
   float forward(float x) { return x * w; }
-  // CHECK: {{^}}  float forward(float x) { static ::sonde::Site {{.*}}"compute.forward", "forward", {{.*}}"Net::forward"{{.*}}); ::sonde::Region {{.*}} return x * w; }
+  // CHECK: {{^}}  float forward(float x) { static ::sonde::Site {{.*}}"compute.forward", "forward", {{.*}}"Net::forward"{{.*}}); ::sonde::InsertedRegion {{.*}} return x * w; }
   float operator()(float x) { return forward(x); }
   // CHECK: {{^}}  float operator()(float x) { static ::sonde::Site {{.*}}"compute", "operator()", {{.*}}"Net::operator()"{{.*}} return forward(x); }
   float w;

@@ -155,10 +155,10 @@ TEST(Plan, SameExtentWrapsNest) {
                    "user.a\n  - at: \"g > *()\"\n    category: user.b\n");
   llvm::StringRef Line3 = llvm::StringRef(R.Rewritten).split('\n').second;
   Line3 = Line3.split('\n').second.split('\n').first;
-  EXPECT_TRUE(Line3.starts_with("  ((void)::sonde::Region(sonde_site_"))
+  EXPECT_TRUE(Line3.starts_with("  ((void)::sonde::InsertedRegion(sonde_site_"))
       << Line3.str();
   EXPECT_TRUE(Line3.ends_with(
-      "), ((void)::sonde::Region(sonde_site_" +
+      "), ((void)::sonde::InsertedRegion(sonde_site_" +
       Line3.substr(Line3.rfind("sonde_site_") + 11, 8).str() + "), f(x)));"))
       << Line3.str();
   EXPECT_FALSE(bool(checkInsertionsOnly(

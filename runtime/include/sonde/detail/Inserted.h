@@ -33,12 +33,92 @@
 
 namespace sonde {
 
-/// Watches `V` if its type is recordable; else does nothing.
+// Compile cost. Inserted code puts a watch on every local of every function
+// an instrument-all spec matches: tens of thousands of sites in one file.
+// Forcing the whole record writer into each of them (as the hand-written API
+// does) cost g++ 5 ms per site, at -O0 as at -O2, some 30 plain statements
+// (docs/reliability.md, "The cost of instrumented code"). So the code at a
+// site is one call: the writers below are out of line, one instance per
+// value type and one region pair per translation unit, whatever the number
+// of sites. The call is unconditional: an inlined on/off test made every
+// site a branch of its own, and the optimizers' work grows with branches
+// (1.5x g++'s and 1.8x clang's -O2 time of the stress file). An off site pays
+// the call and a load; an on site one direct call more than the hand-written
+// API (bench/inserted-bench measures both).
+
+/// The out-of-line writers: never inlined, and hidden, so that a call from a
+/// shared library (-fPIC) is direct, not through its PLT; every library has
+/// its own copy.
+#if defined(__GNUC__)
+#define SONDE_OUT_OF_LINE __attribute__((noinline, visibility("hidden")))
+#else
+#define SONDE_OUT_OF_LINE
+#endif
+
+namespace rt {
+namespace detail {
+
+/// The watch of an inserted site, out of line: one instance per value type.
 template <class T>
-SONDE_ALWAYS_INLINE void watchAny(const Site &S, const T &V) noexcept {
-  if constexpr (watchable<T>())
-    watchScalarOr(S, V);
+SONDE_OUT_OF_LINE void watchOut(const Site &S, const T &V) noexcept {
+  watchScalarOr(S, V);
 }
+
+/// Opens the region of an inserted site; its thread, or null when the site
+/// does not record.
+SONDE_OUT_OF_LINE inline ThreadState *openOut(const Site &S) noexcept {
+  uint32_t Id = activeId(S);
+  if (!Id)
+    return nullptr;
+  ThreadState *T = thread();
+  open(T, Id, now());
+  return T;
+}
+
+/// openOut() with args recorded at entry, as Region(S, Vs...) does.
+template <class... Args>
+SONDE_OUT_OF_LINE ThreadState *openOut(const Site &S,
+                                       const Args &...Vs) noexcept {
+  uint32_t Id = activeId(S);
+  if (!Id)
+    return nullptr;
+  ThreadState *T = thread();
+  uint64_t Tsc = now();
+  pushArgs(T, Id, Tsc, Vs...);
+  open(T, Id, Tsc, /*HasArgs=*/true);
+  return T;
+}
+
+/// Closes the region openOut() opened, when it opened one (`T` not null).
+SONDE_OUT_OF_LINE inline void closeOut(ThreadState *T) noexcept {
+  if (T)
+    close(T, now());
+}
+
+} // namespace detail
+} // namespace rt
+
+/// Watches `V` if its type is recordable; else does nothing.
+template <class T> inline void watchAny(const Site &S, const T &V) noexcept {
+  if constexpr (watchable<T>())
+    rt::detail::watchOut(S, V);
+}
+
+/// The region inserted code opens (a function's, a call site's): what
+/// sonde::Region records, with its writers out of line (see above).
+class InsertedRegion {
+public:
+  explicit InsertedRegion(const Site &S) noexcept : T(rt::detail::openOut(S)) {}
+  template <class... Args>
+  InsertedRegion(const Site &S, const Args &...Vs) noexcept
+      : T(rt::detail::openOut(S, Vs...)) {}
+  ~InsertedRegion() { rt::detail::closeOut(T); }
+  InsertedRegion(const InsertedRegion &) = delete;
+  InsertedRegion &operator=(const InsertedRegion &) = delete;
+
+private:
+  rt::ThreadState *T;
+};
 
 /// A region that records only when `On`, with optional args (recorded at
 /// entry, as Region does). Honours `mode: instant` through the site's flags.

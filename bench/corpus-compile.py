@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""What instrumenting every function costs the build of a real library.
+
+  bench/corpus-compile.py BUILD [--only yaml-cpp,leveldb]
+
+Runs scripts/test-corpus on the named Debian codebases, both front doors,
+and turns its build-time ratios (library target, instrument-all spec of
+test/corpus/NAME.yaml, CPU time over the plain build with the same compiler
+and flags; in rewrite mode sonde-rewrite's own CPU is counted too) into
+figures:
+
+  compile.instrumented_ratio_<name>_plugin   clang++-19 -fplugin
+  compile.instrumented_ratio_<name>_rewrite  sonde-rewrite --verify + g++
+
+Writes BUILD/bench/parts/compile-corpus.json. The run builds each library
+three times and runs its tests twice (an hour or more on a loaded 2-core
+machine), so it is not part of `make bench`: `make bench-compile` runs it,
+then merges the parts into results.json. A codebase whose sources cannot be
+fetched, or whose run fails, is said in "not_measured".
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("build")
+    ap.add_argument("--only", default="yaml-cpp,leveldb")
+    a = ap.parse_args()
+    build = os.path.abspath(a.build)
+    work = os.path.join(build, "corpus")
+    out = os.path.join(build, "bench", "parts", "compile-corpus.json")
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    results = os.path.join(work, "results.jsonl")
+    if os.path.exists(results):
+        os.remove(results)
+    r = subprocess.run([os.path.join(ROOT, "scripts", "test-corpus"), "--build", build,
+                        "--work", work, "--only", a.only])
+    fig, missing = {}, {}
+    rows = []
+    if os.path.exists(results):
+        rows = [json.loads(l) for l in open(results) if l.strip()]
+    for name in a.only.split(","):
+        for mode, door in (("rewrite", "rewrite (g++)"), ("plugin", "plugin (clang++-19)")):
+            key = f"compile.instrumented_ratio_{name.replace('-', '')}_{mode}"
+            row = next((x for x in rows if x["name"] == name and x["mode"] == door), None)
+            if row and row.get("plain_cpu"):
+                fig[key] = row["lib_cpu"] / row["plain_cpu"]
+            else:
+                missing[key] = ("scripts/test-corpus exited %d without a ratio for %s"
+                                " (see its output)" % (r.returncode, name))
+    if missing:
+        fig["not_measured"] = missing
+        for k, why in missing.items():
+            print("bench: %s not measured: %s" % (k, why), file=sys.stderr)
+    json.dump(fig, open(out, "w"), indent=1, sort_keys=True)
+
+
+if __name__ == "__main__":
+    main()
