@@ -45,6 +45,7 @@
 #include "clang/Basic/FileManager.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
+#include "clang/Lex/HeaderSearch.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/Pragma.h"
 #include "clang/Lex/Preprocessor.h"
@@ -147,6 +148,10 @@ FileID enterRest(SplitState &St, Preprocessor &PP, SourceLocation Loc,
           J.CI.getFileManager().getBypassFile(J.MainFile)) {
     SM.overrideFileContents(*B, std::move(Buf));
     Rest = SM.createFileID(*B, SourceLocation(), St.Kind);
+    // What the preprocessor does for a main file: header search needs the
+    // file info of every includer, and it must not be entered again.
+    PP.getHeaderSearchInfo().getFileInfo(*B);
+    PP.markIncluded(*B);
   } else {
     // The file is gone from the disk: a buffer of the same name.
     Rest = SM.createFileID(std::move(Buf), St.Kind);
