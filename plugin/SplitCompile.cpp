@@ -28,8 +28,9 @@
 //
 // Files it does not split (the nested parse runs): preprocessed input, a
 // preamble whose conditionals are not closed before its end or that holds
-// #line, a rest that uses `#pragma system_header` or `#include_next`
-// (both behave differently outside the primary file), modules.
+// #line, a rest that uses `#pragma system_header`, `#include_next` or
+// `#pragma once` (they behave differently outside the primary file), clang
+// modules, and a C++20 file that may be a module unit.
 //
 //===----------------------------------------------------------------------===//
 
@@ -86,7 +87,13 @@ struct SplitState {
 std::optional<unsigned> plainPreamble(StringRef Text, const LangOptions &LO) {
   unsigned Size = Lexer::ComputePreamble(Text, LO).Size;
   StringRef Rest = Text.substr(Size);
-  if (Rest.contains("system_header") || Rest.contains("include_next"))
+  // Both behave differently outside the primary file, and so does the
+  // warning about `#pragma once` in the main file.
+  if (Rest.contains("system_header") || Rest.contains("include_next") ||
+      Rest.contains("pragma once"))
+    return std::nullopt;
+  // A C++20 module unit's declarations must be in the primary file.
+  if (LO.CPlusPlusModules && Text.contains("module"))
     return std::nullopt;
   // The raw lexer needs a NUL after its buffer.
   std::string Pre = Text.take_front(Size).str();
