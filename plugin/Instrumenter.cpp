@@ -302,7 +302,7 @@ void instrumentBeforeParse(Job &J) {
 
 } // namespace
 
-std::unique_ptr<ASTConsumer> instrumentMainFile(std::shared_ptr<Job> J) {
+std::unique_ptr<ASTConsumer> instrumentMainFile(const std::shared_ptr<Job> &J) {
   CompilerInstance &CI = J->CI;
   SourceManager &SM = CI.getSourceManager();
   J->Original = SM.getBufferData(SM.getMainFileID()).str();

@@ -81,7 +81,8 @@ bool inNestedParse();
 /// EXPECTS: called from PluginASTAction::CreateASTConsumer (the main file is
 /// entered in the SourceManager, the preprocessor exists, the parse has not
 /// started).
-std::unique_ptr<clang::ASTConsumer> instrumentMainFile(std::shared_ptr<Job> J);
+std::unique_ptr<clang::ASTConsumer>
+instrumentMainFile(const std::shared_ptr<Job> &J);
 
 /// Keeps the plan's source notes, which carry locations of `SM`, as offsets
 /// into the main file plus one (0 stays "no location"), until the real

@@ -206,7 +206,7 @@ public:
       if (!MatchDir.empty())
         writeMatches(D, S, P, MatchDir, In);
     };
-    return plugin::instrumentMainFile(std::move(J));
+    return plugin::instrumentMainFile(J);
   }
 
 private:

@@ -382,7 +382,7 @@ private:
 
 } // namespace
 
-std::unique_ptr<ASTConsumer> splitCompile(std::shared_ptr<Job> J) {
+std::unique_ptr<ASTConsumer> splitCompile(const std::shared_ptr<Job> &J) {
   CompilerInstance &CI = J->CI;
   if (J->Preprocessed || CI.getLangOpts().Modules)
     return nullptr;

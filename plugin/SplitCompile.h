@@ -29,7 +29,7 @@ namespace plugin {
 /// goes with it, or null when this file or this compile cannot be split
 /// (then nothing was changed, and the caller runs the nested parse).
 /// EXPECTS: as instrumentMainFile; J.Original is the main file's text.
-std::unique_ptr<clang::ASTConsumer> splitCompile(std::shared_ptr<Job> J);
+std::unique_ptr<clang::ASTConsumer> splitCompile(const std::shared_ptr<Job> &J);
 
 } // namespace plugin
 } // namespace sonde
