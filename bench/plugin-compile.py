@@ -10,6 +10,9 @@ alternates, and once more with a precompiled <torch/torch.h> (-include-pch,
 the PCH built once, without the plugin). Each ratio is the median over the
 pairs of plugin CPU time / plain CPU time (user + sys of the compiler; the
 machine is shared, and CPU time is what a compile costs whatever else runs).
+The plugin's split compile forks the compiler once the headers are parsed;
+the child is waited for, so its CPU time is in the compiler's (rusage of
+children counts waited-for grandchildren).
 
 Writes BUILD/bench/parts/plugin.json:
   {"plugin.compile_ratio_nopch": r, "plugin.compile_ratio_pch": r}

@@ -1,6 +1,9 @@
 //===- Instrumenter.cpp - Compiling instrumented text in place ------------===//
 //
-// The technique (verified on clang 14, 16 and 19):
+// The plan comes from a split compile (SplitCompile.cpp) when it can; this
+// file holds what both ways share (the pre-check, applying a plan) and the
+// nested parse, the way used when a split is not possible
+// (verified on clang 14, 16 and 19):
 //
 //  1. a nested CompilerInstance runs ParseSyntaxOnly on a copy of the
 //     invocation, with function bodies outside the main file skipped and
@@ -25,12 +28,14 @@
 #include "Instrumenter.h"
 
 #include "SpecCodeDiagnostics.h"
+#include "SplitCompile.h"
 
 #include "sonde/rewriter/Diag.h"
 #include "sonde/rewriter/Edits.h"
 #include "sonde/rewriter/frontdoor/PlanAction.h"
 #include "sonde/rewriter/frontdoor/RuntimeInclude.h"
 
+#include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/CharInfo.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/FileManager.h"
@@ -65,20 +70,6 @@ class SilentConsumer : public DiagnosticConsumer {
   void HandleDiagnostic(DiagnosticsEngine::Level, const Diagnostic &) override {
   }
 };
-
-/// Keeps the plan's source notes, which carry locations of the nested
-/// SourceManager, as offsets into the main file until the real one can take
-/// them (0 stays "no location").
-void detachNotes(const SourceManager &SM, rewriter::Plan &P) {
-  for (rewriter::SourceNote &N : P.Notes) {
-    SourceLocation L = SourceLocation::getFromRawEncoding(N.RawLoc);
-    if (L.isValid())
-      L = SM.getFileLoc(L);
-    N.RawLoc = 0;
-    if (L.isValid() && SM.isInMainFile(L))
-      N.RawLoc = SM.getFileOffset(L) + 1;
-  }
-}
 
 /// The invocation of the nested parse: the user's flags, but syntax only,
 /// no plugin, and no output of any kind (object, dependency file, stats,
@@ -162,69 +153,55 @@ bool mayInstrument(const rewriter::Spec &S, StringRef Text, StringRef File) {
 
 bool inNestedParse() { return InNested; }
 
-Outcome instrumentMainFile(CompilerInstance &CI, StringRef InFile,
-                           const rewriter::Spec &S, const Options &Opts,
-                           StringRef Header) {
-  Outcome Out;
-  SourceManager &SM = CI.getSourceManager();
-  DiagnosticsEngine &Diags = CI.getDiagnostics();
-  FileID Main = SM.getMainFileID();
-  OptionalFileEntryRef MainFile = SM.getFileEntryRefForID(Main);
-  if (!MainFile) {
-    Diags.Report(Diags.getCustomDiagID(
-        DiagnosticsEngine::Warning,
-        "sonde: standard input is not instrumented; compile a file"));
-    return Out;
+void detachNotes(const SourceManager &SM, rewriter::Plan &P) {
+  for (rewriter::SourceNote &N : P.Notes) {
+    SourceLocation L = SourceLocation::getFromRawEncoding(N.RawLoc);
+    if (L.isValid())
+      L = SM.getFileLoc(L);
+    N.RawLoc = 0;
+    if (L.isValid() && SM.isInMainFile(L))
+      N.RawLoc = SM.getFileOffset(L) + 1;
   }
-  Out.Original = SM.getBufferData(Main).str();
-  bool Preprocessed = CI.getFrontendOpts().Inputs.empty()
-                          ? false
-                          : CI.getFrontendOpts().Inputs[0].isPreprocessed();
+}
 
-  if (!mayInstrument(S, Out.Original, InFile)) {
-    Out.P = rewriter::Plan();
-    Out.P->File = InFile.str();
-    return Out;
-  }
-  if (Preprocessed && !StringRef(Out.Original).contains("sonde/sonde.h\"")) {
-    Diags.Report(Diags.getCustomDiagID(
-        DiagnosticsEngine::Error,
-        "sonde: this preprocessed input (-save-temps, or a .ii file) does not "
-        "contain the runtime header; add '-include %0' to the compile flags"))
-        << Header;
-    return Out;
-  }
-
+frontdoor::PlanResult nestedPlan(Job &J) {
+  CompilerInstance &CI = J.CI;
   frontdoor::PlanRequest Req;
-  Req.FileName = InFile.str();
-  Req.Preprocessed = Preprocessed;
+  Req.FileName = J.InFile;
+  Req.Preprocessed = J.Preprocessed;
   Req.OnPlan = [](CompilerInstance &Nested, rewriter::Plan &P) {
     detachNotes(Nested.getSourceManager(), P);
   };
   frontdoor::PlanResult Planned;
-  {
-    NestedScope Scope;
-    CompilerInstance Nested(CI.getPCHContainerOperations());
-    Nested.setInvocation(nestedInvocation(CI));
-    Nested.createDiagnostics(new SilentConsumer, /*ShouldOwnClient=*/true);
-    Nested.setFileManager(&CI.getFileManager());
-    Nested.createSourceManager(CI.getFileManager());
-    // The nested parse reads the very text the real compile reads, even if
-    // the file changes on disk meanwhile.
-    Nested.getSourceManager().overrideFileContents(
-        *MainFile, MemoryBufferRef(Out.Original, MainFile->getName()));
-    frontdoor::PlanAction Act(S, std::move(Req), Planned);
-    Nested.ExecuteAction(Act);
-  }
+  NestedScope Scope;
+  CompilerInstance Nested(CI.getPCHContainerOperations());
+  Nested.setInvocation(nestedInvocation(CI));
+  Nested.createDiagnostics(new SilentConsumer, /*ShouldOwnClient=*/true);
+  Nested.setFileManager(&CI.getFileManager());
+  Nested.createSourceManager(CI.getFileManager());
+  // The nested parse reads the very text the real compile reads, even if
+  // the file changes on disk meanwhile.
+  Nested.getSourceManager().overrideFileContents(
+      J.MainFile, MemoryBufferRef(J.Original, J.MainFile.getName()));
+  frontdoor::PlanAction Act(J.S, std::move(Req), Planned);
+  Nested.ExecuteAction(Act);
+  return Planned;
+}
+
+bool applyPlan(Job &J, frontdoor::PlanResult &Planned, const Placer &Place) {
+  CompilerInstance &CI = J.CI;
+  DiagnosticsEngine &Diags = CI.getDiagnostics();
+  SourceManager &SM = CI.getSourceManager();
+  const rewriter::Spec &S = J.S;
   std::optional<rewriter::Plan> &P = Planned.P;
   if (!Planned.Errors.empty()) {
     Diags.Report(Diags.getCustomDiagID(DiagnosticsEngine::Error,
                                        "sonde: cannot compute the plan: %0"))
         << Planned.Errors.front();
-    return Out;
+    return false;
   }
   if (!P)
-    return Out; // the source has errors: the real compile reports them
+    return false; // the source has errors: the real compile reports them
   if (!P->SpecErrors.empty()) {
     // Mistakes in the spec that this file shows: at the spec's lines, and
     // the compile fails (as for spec code that does not compile).
@@ -235,29 +212,22 @@ Outcome instrumentMainFile(CompilerInstance &CI, StringRef InFile,
         DiagnosticsEngine::Error, "sonde: errors in probe spec '%0' (above); "
                                   "this file is not instrumented"))
         << S.Path;
-    return Out;
+    return false;
   }
 
+  bool Placed = false;
   if (!P->Insertions.empty()) {
-    Out.Rewritten = rewriter::applyEdits(Out.Original, *P);
-    SrcMgr::CharacteristicKind Kind =
-        SM.getSLocEntry(Main).getFile().getFileCharacteristic();
-    SM.overrideFileContents(*MainFile, MemoryBuffer::getMemBufferCopy(
-                                           Out.Rewritten, MainFile->getName()));
-    Main = SM.createFileID(*MainFile, SourceLocation(), Kind);
-    SM.setMainFileID(Main);
-
+    std::string Rewritten = rewriter::applyEdits(J.Original, *P);
     // A preprocessed input (-save-temps compiles the .ii the driver wrote)
     // has its headers inlined without include guards and no search path:
     // the runtime header can only come from the preprocessing step.
-    if (!Preprocessed) {
+    std::vector<std::string> Headers;
+    if (!J.Preprocessed) {
       // The plan names the runtime headers it needs (sonde/sonde.h, and
       // sonde/torch.h for tensors, state and op tracing); they live next to
       // sonde/sonde.h.
       StringRef Include =
-          sys::path::parent_path(sys::path::parent_path(Header));
-      Preprocessor &PP = CI.getPreprocessor();
-      std::string Predefines = PP.getPredefines();
+          sys::path::parent_path(sys::path::parent_path(J.Header));
       for (const std::string &H : P->RuntimeHeaders) {
         std::string Path = frontdoor::runtimeHeaderPath(Include, H);
         if (Path.empty()) {
@@ -268,33 +238,98 @@ Outcome instrumentMainFile(CompilerInstance &CI, StringRef InFile,
               "sonde: the instrumented file needs the runtime header '%0', "
               "which is not installed next to '%1'; its values are not "
               "recorded"))
-              << H << Header;
+              << H << J.Header;
           continue;
         }
-        Predefines += "#include \"" + Path + "\"\n";
-        CI.getPreprocessorOpts().Includes.push_back(Path);
+        Headers.push_back(std::move(Path));
       }
-      PP.setPredefines(Predefines);
     }
-    installSpecCodeDiagnostics(CI, S, *P, Main);
+    FileID Main = Place(Rewritten, Headers);
+    Placed = Main.isValid();
+    if (Placed)
+      installSpecCodeDiagnostics(CI, S, *P, Main);
   }
 
   // The plan's own notes (skipped sites) point at the user's text: a copy
   // of the original in a FileID of its own, named as the main file, so the
   // lines they show are the ones the user wrote (and the main file's line
-  // table, computed later from the instrumented text, is left alone).
+  // table, computed from the instrumented text, is left alone).
   if (!P->Notes.empty()) {
     FileID Orig = SM.createFileID(
-        MemoryBuffer::getMemBufferCopy(Out.Original, MainFile->getName()),
+        MemoryBuffer::getMemBufferCopy(J.Original, J.MainFile.getName()),
         SrcMgr::C_User);
     SourceLocation Start = SM.getLocForStartOfFile(Orig);
     for (rewriter::SourceNote &N : P->Notes)
       N.RawLoc =
           N.RawLoc ? Start.getLocWithOffset(N.RawLoc - 1).getRawEncoding() : 0;
-    rewriter::reportSourceNotes(Diags, P->Notes, Opts.Strict);
+    rewriter::reportSourceNotes(Diags, P->Notes, J.Opts.Strict);
   }
-  Out.P = std::move(P);
-  return Out;
+  if (J.Done)
+    J.Done(S, *P);
+  return Placed;
+}
+
+namespace {
+
+/// The nested parse's way: the plan before the real parse starts, and the
+/// instrumented text as the main file's contents.
+void instrumentBeforeParse(Job &J) {
+  CompilerInstance &CI = J.CI;
+  SourceManager &SM = CI.getSourceManager();
+  frontdoor::PlanResult Planned = nestedPlan(J);
+  applyPlan(J, Planned, [&](StringRef Rewritten, ArrayRef<std::string> Hs) {
+    FileID Main = SM.getMainFileID();
+    SrcMgr::CharacteristicKind Kind =
+        SM.getSLocEntry(Main).getFile().getFileCharacteristic();
+    SM.overrideFileContents(J.MainFile, MemoryBuffer::getMemBufferCopy(
+                                            Rewritten, J.MainFile.getName()));
+    // The FileID made before the override keeps the old buffer size, and
+    // diagnostics past it would vanish: a new one.
+    Main = SM.createFileID(J.MainFile, SourceLocation(), Kind);
+    SM.setMainFileID(Main);
+    // Loading a PCH replaces the predefines with ones computed from the
+    // Includes: the headers go into both.
+    Preprocessor &PP = CI.getPreprocessor();
+    std::string Predefines = PP.getPredefines();
+    for (const std::string &H : Hs) {
+      Predefines += "#include \"" + H + "\"\n";
+      CI.getPreprocessorOpts().Includes.push_back(H);
+    }
+    PP.setPredefines(Predefines);
+    return Main;
+  });
+}
+
+} // namespace
+
+std::unique_ptr<ASTConsumer> instrumentMainFile(const std::shared_ptr<Job> &J) {
+  CompilerInstance &CI = J->CI;
+  SourceManager &SM = CI.getSourceManager();
+  J->Original = SM.getBufferData(SM.getMainFileID()).str();
+  const FrontendOptions &FO = CI.getFrontendOpts();
+  J->Preprocessed = !FO.Inputs.empty() && FO.Inputs[0].isPreprocessed();
+
+  if (!mayInstrument(J->S, J->Original, J->InFile)) {
+    rewriter::Plan P;
+    P.File = J->InFile;
+    if (J->Done)
+      J->Done(J->S, P);
+    return std::make_unique<ASTConsumer>();
+  }
+  if (J->Preprocessed && !StringRef(J->Original).contains("sonde/sonde.h\"")) {
+    DiagnosticsEngine &Diags = CI.getDiagnostics();
+    Diags.Report(Diags.getCustomDiagID(
+        DiagnosticsEngine::Error,
+        "sonde: this preprocessed input (-save-temps, or a .ii file) does not "
+        "contain the runtime header; add '-include %0' to the compile flags"))
+        << J->Header;
+    return std::make_unique<ASTConsumer>();
+  }
+  if (!J->Opts.NestedParse)
+    if (std::unique_ptr<ASTConsumer> Split = splitCompile(J))
+      return Split;
+  instrumentBeforeParse(*J);
+  return std::make_unique<ASTConsumer>();
 }
 
 } // namespace plugin

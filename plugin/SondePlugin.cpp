@@ -21,6 +21,8 @@
 //                         DIR: a build reports the probes that match nothing
 //                         in a whole target from them (`sonde-rewrite
 //                         --report-unmatched`), not once per file
+//   nested-parse          compute the plan in a nested parse before the real
+//                         one, never in a split compile (SplitCompile.h)
 //
 //===----------------------------------------------------------------------===//
 
@@ -92,6 +94,31 @@ std::string sitesPath(StringRef Arg, StringRef InFile) {
   return P.str().str();
 }
 
+void writeSites(DiagnosticsEngine &D, const rewriter::Plan &P,
+                const std::string &Path) {
+  std::error_code EC;
+  raw_fd_ostream OS(Path, EC, sys::fs::OF_Text);
+  if (!EC) {
+    if (StringRef(Path).ends_with(".json"))
+      P.printSitesJson(OS);
+    else
+      P.printSites(OS);
+    OS.close();
+    EC = OS.error();
+  }
+  if (EC)
+    D.Report(errorID(D)) << ("sonde: cannot write '" + Path +
+                             "': " + EC.message());
+}
+
+/// The match summary of this translation unit, in `MatchDir`.
+void writeMatches(DiagnosticsEngine &D, const rewriter::Spec &S,
+                  const rewriter::Plan &P, StringRef MatchDir,
+                  StringRef InFile) {
+  if (Error E = rewriter::writeMatchSummary(S, P, MatchDir, InFile))
+    D.Report(errorID(D)) << ("sonde: " + toString(std::move(E)));
+}
+
 class SondeAction : public PluginASTAction {
 public:
   ActionType getActionType() override { return AddBeforeMainAction; }
@@ -117,11 +144,14 @@ public:
         Opts.SpecSha256 = Value.lower();
       else if (Arg == "match-dir" && !Value.empty())
         MatchDir = Value.str();
+      else if (Arg == "nested-parse" && Value.empty())
+        Opts.NestedParse = true;
       else {
         D.Report(errorID(D))
             << ("unknown sonde plugin argument '-fplugin-arg-sonde-" + A +
                 "' (known: spec=FILE, strict, list-sites=FILE, "
-                "runtime-include=DIR, spec-sha256=HEX, match-dir=DIR)");
+                "runtime-include=DIR, spec-sha256=HEX, match-dir=DIR, "
+                "nested-parse)");
         return false;
       }
     }
@@ -155,13 +185,28 @@ public:
       return Nothing;
     }
     dependOnSpec(CI);
-    plugin::Outcome O =
-        plugin::instrumentMainFile(CI, InFile, *S, Opts, Header);
-    if (O.P && !Opts.ListSites.empty())
-      writeSites(D, *O.P, sitesPath(Opts.ListSites, InFile));
-    if (O.P && !MatchDir.empty())
-      writeMatches(D, *S, *O.P, InFile);
-    return Nothing;
+    OptionalFileEntryRef MainFile = CI.getSourceManager().getFileEntryRefForID(
+        CI.getSourceManager().getMainFileID());
+    if (!MainFile) {
+      D.Report(D.getCustomDiagID(
+          DiagnosticsEngine::Warning,
+          "sonde: standard input is not instrumented; compile a file"));
+      return Nothing;
+    }
+    auto J = std::make_shared<plugin::Job>(CI, *MainFile);
+    J->InFile = InFile.str();
+    J->S = std::move(*S);
+    J->Opts = Opts;
+    J->Header = std::move(Header);
+    J->Done = [&D, ListSites = Opts.ListSites, MatchDir = MatchDir,
+               In = InFile.str()](const rewriter::Spec &S,
+                                  const rewriter::Plan &P) {
+      if (!ListSites.empty())
+        writeSites(D, P, sitesPath(ListSites, In));
+      if (!MatchDir.empty())
+        writeMatches(D, S, P, MatchDir, In);
+    };
+    return plugin::instrumentMainFile(J);
   }
 
 private:
@@ -231,30 +276,6 @@ private:
     D.Report(errorID(D)) << ("sonde: invalid probe spec '" + Opts.SpecPath +
                              "'" + (Msg.empty() ? "" : ": " + Msg));
     return std::nullopt;
-  }
-
-  void writeSites(DiagnosticsEngine &D, const rewriter::Plan &P,
-                  const std::string &Path) {
-    std::error_code EC;
-    raw_fd_ostream OS(Path, EC, sys::fs::OF_Text);
-    if (!EC) {
-      if (StringRef(Path).ends_with(".json"))
-        P.printSitesJson(OS);
-      else
-        P.printSites(OS);
-      OS.close();
-      EC = OS.error();
-    }
-    if (EC)
-      D.Report(errorID(D)) << ("sonde: cannot write '" + Path +
-                               "': " + EC.message());
-  }
-
-  /// The match summary of this translation unit, in MatchDir.
-  void writeMatches(DiagnosticsEngine &D, const rewriter::Spec &S,
-                    const rewriter::Plan &P, StringRef InFile) {
-    if (Error E = rewriter::writeMatchSummary(S, P, MatchDir, InFile))
-      D.Report(errorID(D)) << ("sonde: " + toString(std::move(E)));
   }
 
   plugin::Options Opts;
