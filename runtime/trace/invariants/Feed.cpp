@@ -183,6 +183,7 @@ Where Feed::where(const Event &E, uint32_t Site, std::string Detail) const {
 void Feed::beginTrace(const Trace &T) {
   Cur = &T;
   ++TraceCount;
+  ++Gen; // the last trace's string table may be gone
   SiteIds.assign(T.Sites.size(), -1);
   Stacks.clear();
 }
@@ -376,8 +377,19 @@ bool Feed::verify(uint32_t Node, std::string_view Name, int Depth, Origin O,
     return false;
   const Tok &T = L.Toks[At++];
   Cat C = catOf(Node, Depth, O);
-  if (T.C != C || T.Depth != Depth || T.O != O || T.Name != Name)
+  if (T.C != C || T.Depth != Depth || T.O != O)
     return false;
+  // A member's key from the file's string table: the pointer the layout
+  // saw in this trace is the same name, no comparison needed.
+  const FlatNode &N = Flat[Node];
+  if (!(N.TableKey && T.Key == N.Key && T.KeyGen == Gen)) {
+    if (T.Name != Name)
+      return false;
+    if (N.TableKey) {
+      T.Key = N.Key;
+      T.KeyGen = Gen;
+    }
+  }
   if (C == Cat::Object || C == Cat::List)
     for (uint32_t I = Node + 1; I < Flat[Node].End; I = Flat[I].End)
       if (!verify(I, C == Cat::Object ? *Flat[I].Key : std::string_view(),

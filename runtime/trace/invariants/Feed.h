@@ -176,6 +176,10 @@ private:
     Origin O = Origin::Watch;
     bool HashField = false;
     uint32_t Stream = 0;
+    /// The key of a file's string table (FlatNode::TableKey) that had
+    /// Name in trace KeyGen: the same pointer then needs no comparison.
+    mutable const std::string *Key = nullptr;
+    mutable uint64_t KeyGen = 0;
   };
   /// The nodes of a site's records (of one parameter's, for model state),
   /// as the last record had them. Records of a site have the same shape
@@ -238,6 +242,7 @@ private:
   std::vector<std::vector<int32_t>> PosPool; ///< closed scopes' tables
   uint64_t NextIter = 1;
   size_t TraceCount = 0;
+  uint64_t Gen = 0; ///< counts beginTrace(): whose string table keys are
   uint64_t Records = 0;
   std::string PathBuf, TextBuf;
   Point Pt;

@@ -177,6 +177,7 @@ void flattenBytes(Cursor &C, const Value::KeyTable &Keys,
   size_t At = Out.size();
   Out.emplace_back();
   Out[At].Key = Key;
+  Out[At].TableKey = Key != nullptr;
   auto Tag = static_cast<Val>(C.byte());
   switch (Tag) {
   case Val::Null:

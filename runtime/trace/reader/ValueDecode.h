@@ -49,6 +49,9 @@ struct FlatNode {
   uint32_t End = 0;
   /// An object member's key; null for array items and the root.
   const std::string *Key = nullptr;
+  /// Key is in a file's string table (an encoded value's): the same
+  /// pointer, while the file is read, is the same key.
+  bool TableKey = false;
   union {
     bool B;
     int64_t I = 0;
