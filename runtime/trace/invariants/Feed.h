@@ -14,7 +14,9 @@
 //    and result. A site's records have one shape record after record: the
 //    Feed keeps it (the names and kinds of the nodes, in preorder, with
 //    their streams), checks each record against it by comparing names,
-//    and builds stream names only when it changes.
+//    and builds stream names only when it changes. Values are walked as
+//    flat nodes (reader/ValueDecode.h), from their bytes when the stream
+//    kept them encoded (TraceStream::setEncodedValues): no Value is built.
 //
 // Memory: the open regions of each thread (each with a table over the
 // sites), the interned names and each site's layout; nothing per record.
