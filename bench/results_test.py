@@ -28,7 +28,8 @@ def fake_parts(parts, benchmarks):
         for _ in range(3):
             print(json.dumps({"mrec_s": 50.0, "records": 100, "dropped": 0,
                               "file_bytes": 1600, "cpu_sonde-writer": 1e-6,
-                              "cpu_main": 2e-6}), file=f)
+                              "cpu_main": 2e-6, "producer_loop_ns": 15.0,
+                              "floor_ns": 12.5}), file=f)
 
 
 class NotMeasured(unittest.TestCase):
@@ -54,6 +55,11 @@ class NotMeasured(unittest.TestCase):
         self.assertIn("built without LTTng-UST", missing["runtime.lttng_ns"])
         self.assertFalse(set(SPDLOG + LTTNG) & set(res))
         self.assertAlmostEqual(res["runtime.watch_vs_floor"], 10 / 8)
+        # The producer's own loop clock, not its /proc time; the floor's.
+        self.assertAlmostEqual(res["runtime.throughput_producer_ns"], 15)
+        self.assertAlmostEqual(res["runtime.throughput_writer_ns"], 10)
+        self.assertAlmostEqual(res["runtime.throughput_floor_mrec_s"], 80)
+        self.assertAlmostEqual(res["runtime.throughput_producer_vs_floor"], 1.2)
         # One line per peer on stderr, naming its figures and why.
         self.assertEqual(err, [
             "bench: %s not measured: %s" % (", ".join(SPDLOG), missing[SPDLOG[0]]),

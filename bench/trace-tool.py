@@ -64,6 +64,13 @@ def main():
             fig[f"trace.export_{fmt}_mrec_s"] = n / w / 1e6
             fig[f"trace.export_{fmt}_cpu_mrec_s"] = n / c / 1e6
             fig[f"trace.export_{fmt}_peak_mib"] = m
+        # The report walks its traces two and a half times (docs/exports.md,
+        # "report"); its memory is bounded as the others' is.
+        print("bench: trace tool: report", file=sys.stderr)
+        w, c, m = run(["report", trace, "-o", os.path.join(tmp, "r.html")])
+        fig["trace.report_mrec_s"] = n / w / 1e6
+        fig["trace.report_peak_mib"] = m
+        fig["trace.report_kib"] = os.path.getsize(os.path.join(tmp, "r.html")) / 1024
         os.remove(trace)
         print("bench: trace tool: merging 64 files of 1e6 records", file=sys.stderr)
         ranks = os.path.join(tmp, "ranks")

@@ -220,7 +220,11 @@ void unflatten(const torch::Tensor& flat, const std::vector<torch::Tensor>& tens
 void broadcast_parameters(c10d::ProcessGroup& pg, const std::vector<torch::Tensor>& params) {
   torch::NoGradGuard no_grad;
   std::vector<torch::Tensor> flat{flatten(params)};
-  pg.broadcast(flat)->wait();
+  // Each collective is a statement of its own, its wait the next one: the
+  // spec records each call with its group's size (probes.yaml), which sonde
+  // can evaluate only around a call that is a statement by itself.
+  auto work = pg.broadcast(flat);
+  work->wait();
   unflatten(flat.front(), params);
 }
 
@@ -233,7 +237,8 @@ void allreduce_gradients(c10d::ProcessGroup& pg, const std::vector<std::vector<t
     grads.reserve(bucket.size());
     for (const auto& param : bucket) grads.push_back(param.grad());
     std::vector<torch::Tensor> flat{flatten(grads)};
-    pg.allreduce(flat)->wait();
+    auto work = pg.allreduce(flat);
+    work->wait();
 #ifdef DIST_SEEDED_BUGS
     // Seeded silent bug (f) of docs/invariants.md, in the dist_mnist-bugs
     // build only: with DIST_MNIST_BUG=skip-allreduce the last rank skips
@@ -283,14 +288,16 @@ void train(const std::shared_ptr<Net>& model, DataLoader& loader, torch::optim::
   for (size_t epoch = 1; epoch <= options.epochs; ++epoch) {
     const double loss_sum = train_epoch(epoch, *model, loader, optimizer, pg, buckets);
     std::vector<torch::Tensor> total{torch::tensor({loss_sum}, torch::kFloat64)};
-    pg.allreduce(total)->wait();
+    auto work = pg.allreduce(total);
+    work->wait();
     if (pg.getRank() == 0) std::printf("epoch %zu: loss sum over %d ranks %.4f\n", epoch, pg.getSize(),
                                        total.front().item<double>());
   }
   if (pg.getRank() == 0 && !options.checkpoint.empty()) {
     torch::save(model, options.checkpoint);
   }
-  pg.barrier()->wait();
+  auto work = pg.barrier();
+  work->wait();
   // Data parallel means the same model everywhere: every rank prints the
   // same sum (the tests compare them).
   double sum = 0;

@@ -29,12 +29,16 @@ constexpr uint16_t Major = 1;
 /// end with the clock exchange's result: svarint offset (the reference
 /// rank's CLOCK_MONOTONIC minus this process's), varint uncertainty (ns,
 /// either way), varint reference rank, str the reference's boot id. 1.5:
-/// Alarm records.
-constexpr uint16_t Minor = 5;
+/// Alarm records. 1.6: WatchDelta records (an integer watch as the
+/// difference from its site's previous integer in the block).
+constexpr uint16_t Minor = 6;
 /// The minor version whose Clock blocks may end with the clock exchange's
 /// result (offset, uncertainty, reference rank, boot id). Bytes after an
 /// anchor in an older file are not read as one.
 constexpr uint16_t ClockExchangeMinor = 4;
+/// The minor version that has WatchDelta records; in an older file type 11
+/// is a record of an unknown type.
+constexpr uint16_t WatchDeltaMinor = 6;
 
 /// A 1.3 Process block's local rank or world size as written: the value
 /// plus one, 0 for one no launcher gave (all ones in memory).
@@ -76,6 +80,12 @@ enum class Ev : uint8_t {
   /// sonde/site.h) saw this NaN or infinite value (1.5). Its nesting level
   /// is the block's, as for Watch.
   Alarm = 10,
+  /// dt, svarint delta (1.6): a Watch record whose value is an integer of
+  /// the same tag (Int or UInt) as the value of the site's last watch
+  /// earlier in the same block, which must be one, plus `delta` (modulo
+  /// 2^64). A counter's watch is then 3 bytes instead of 6 or more, and a
+  /// block still reads alone: the state starts over with each block.
+  WatchDelta = 11,
 };
 
 constexpr unsigned EvTypeBits = 4;

@@ -36,6 +36,18 @@ struct KeySlot {
   uint32_t Id;
 };
 
+/// What the encoder remembers of a site's last integer watch in the open
+/// Events block, to write the next one as a difference (Ev::WatchDelta).
+/// A table indexed by site id modulo IntSlots: a site that lost its slot
+/// to another simply writes its next value whole.
+constexpr uint32_t IntSlots = 256;
+struct IntSlot {
+  uint32_t Site;
+  ValueTag Tag;
+  uint64_t Block; ///< WriterState::BlockNo of the block it was written in
+  uint64_t Bits;
+};
+
 /// Everything below is touched only by the holder of the drain lock.
 struct WriterState {
   int Fd = -1;
@@ -62,6 +74,10 @@ struct WriterState {
   bool InBlock = false;
   uint64_t LastTsc = 0;
   uint32_t BlockLevel = 0; ///< the open block's level for instants, watches
+  /// Numbers the Events blocks: a slot of another block is no base for a
+  /// difference (each block reads alone). Starts at 1 with the first.
+  uint64_t BlockNo = 0;
+  IntSlot Ints[IntSlots] = {};
   uint64_t LastAnchorNs = 0;
   uint32_t Anchors = 0;
 };

@@ -48,7 +48,8 @@ const Command Commands[] = {
      "(format from FILE: .json chrome, .jsonl,\n"
      ".pfw dftracer, .csv; .gz compresses)"},
     {"report",
-     "TRACE... -o report.html [--step NAME] [--title TEXT] [--warmup N]",
+     "TRACE... -o report.html [--step NAME] [--title TEXT] [--warmup N] "
+     "[--look-ahead N]",
      "one self-contained HTML page: time by\n"
      "category and name, one step, the watches"},
     {"dump", "TRACE [--look-ahead N]", "every record, readable"},
@@ -205,8 +206,7 @@ bool isDirectory(const std::string &Path) {
 /// Reads every trace. A file named on the command line that cannot be read
 /// is an error; one found in a directory is skipped with a warning, and
 /// the rest of the directory is read.
-bool loadAll(const Options &O, std::vector<Trace> &Traces, bool Events = true,
-             bool Whole = false) {
+bool loadAll(const Options &O, std::vector<Trace> &Traces, bool Events = true) {
   std::string Error;
   for (const std::string &In : O.Inputs) {
     std::vector<std::string> Files, Skipped;
@@ -226,10 +226,9 @@ bool loadAll(const Options &O, std::vector<Trace> &Traces, bool Events = true,
     std::atomic<size_t> Next{0};
     auto Open = [&] {
       for (size_t I; (I = Next++) < Files.size();)
-        // Every command but report reads its traces as streams: the events
-        // are decoded as they are used, in bounded memory.
-        Oks[I] = Whole ? readTrace(Files[I], Opened[I], Errors[I], Events)
-                       : openTrace(Files[I], Opened[I], Errors[I], Events);
+        // Every command reads its traces as streams: the events are decoded
+        // as they are used, in bounded memory.
+        Oks[I] = openTrace(Files[I], Opened[I], Errors[I], Events);
     };
     std::vector<std::thread> Pool;
     unsigned Cores = std::max(1u, std::thread::hardware_concurrency());
@@ -281,7 +280,7 @@ bool takes(const std::string &Command, const std::string &Option) {
     return true;
   if (Option == "--look-ahead")
     return Command == "summary" || Command == "export" || Command == "merge" ||
-           Command == "dump";
+           Command == "report" || Command == "dump";
   if (Option == "--step" || Option == "--title")
     return Command == "report";
   if (Option == "--warmup")
@@ -439,7 +438,7 @@ int main(int Argc, char **Argv) {
     return usageError("'dump' reads one trace", Cmd);
 
   std::vector<Trace> Traces;
-  if (!loadAll(O, Traces, O.Command != "info", O.Command == "report"))
+  if (!loadAll(O, Traces, O.Command != "info"))
     return 1;
 
   if (O.Command == "merge" || O.Command == "report") {

@@ -8,6 +8,11 @@
 // clock again (t1). Rank 0 read T between t0 and t1, so its clock minus
 // this one's is within [T - t1, T - t0]: the midpoint, +- half the round
 // trip. Of several rounds the one with the shortest round trip is kept.
+// A rank on rank 0's machine (the same boot id) reads the same monotonic
+// clock: it records offset 0, exactly, and asks nothing, so a job on one
+// machine pays one store lookup a rank, not the rounds (rank 0 answers the
+// ranks in turn, and on a loaded machine each round trip costs the ranks'
+// shared cores milliseconds).
 //
 // The messages go through the job's c10d store (a TCPStore at MASTER_ADDR:
 // MASTER_PORT, which torchrun, scripts/sonde-launch and the example set;
@@ -36,6 +41,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -56,6 +62,12 @@ std::string key(uint64_t Rank, unsigned Round, const char *Side) {
          "/" + Side;
 }
 
+/// Where a rank says whether it needs the rounds (1: another host) or not
+/// (0: rank 0's host).
+std::string needKey(uint64_t Rank) {
+  return "sonde/clock/" + std::to_string(Rank) + "/need";
+}
+
 std::vector<uint8_t> bytesOf(int64_t V) {
   std::vector<uint8_t> B(8);
   for (unsigned I = 0; I < 8; ++I)
@@ -70,24 +82,38 @@ int64_t valueOf(const std::vector<uint8_t> &B) {
   return static_cast<int64_t>(V);
 }
 
-/// Rank 0: publishes its boot id, then answers each rank's rounds in turn
-/// with its clock, read between the question and the answer.
+/// Rank 0: publishes its boot id, then answers the rounds of each rank on
+/// another host, in turn, with its clock, read between the question and
+/// the answer.
 void serve(c10d::TCPStore &Store, uint64_t World) {
   char Boot[rt::MaxBootIdBytes];
   rt::traceBootId(Boot, sizeof Boot);
   Store.set("sonde/clock/boot",
             std::vector<uint8_t>(Boot, Boot + std::strlen(Boot)));
-  for (uint64_t R = 1; R < World; ++R)
+  for (uint64_t R = 1; R < World; ++R) {
+    std::vector<uint8_t> Need = Store.get(needKey(R));
+    if (Need.empty() || Need[0] == 0)
+      continue;
     for (unsigned K = 0; K < Rounds; ++K) {
       Store.wait({key(R, K, "ask")}, Patience);
       Store.set(key(R, K, "time"), bytesOf(rt::traceMonotonicNs()));
     }
+  }
 }
 
 /// Another rank: its rounds with rank 0, the shortest one kept.
 void ask(c10d::TCPStore &Store, uint64_t Rank) {
   std::vector<uint8_t> B = Store.get("sonde/clock/boot");
   std::string RefBoot(B.begin(), B.end());
+  char Boot[rt::MaxBootIdBytes];
+  rt::traceBootId(Boot, sizeof Boot);
+  if (RefBoot == Boot) {
+    // Rank 0's machine: the same clock, nothing to measure.
+    Store.set(needKey(Rank), {0});
+    rt::recordClockSync(0, 0, 0, RefBoot.c_str());
+    return;
+  }
+  Store.set(needKey(Rank), {1});
   int64_t BestRtt = -1, Offset = 0;
   for (unsigned K = 0; K < Rounds; ++K) {
     int64_t T0 = rt::traceMonotonicNs();
@@ -112,8 +138,14 @@ void exchange(const std::string &Addr, uint16_t Port, uint64_t Rank,
     O.isServer = false;
     O.waitWorkers = false; // not one of the job's workers
     O.timeout = Patience;
-    // Never destroyed: the process may end while this thread waits.
-    auto *Store = new c10d::TCPStore(Addr, O);
+    // Closed as soon as the exchange is done: libtorch 1.13's client keeps
+    // a listening thread on a second connection, which spins (poll, then a
+    // peek that reads the end of the stream, tens of thousands of times a
+    // second) once the server side closes it; left open, that cost each
+    // rank a core's share for the rest of the run. A process that ends
+    // while this thread still waits does not destroy it (no destructor
+    // runs on another thread's stack at exit).
+    auto Store = std::make_unique<c10d::TCPStore>(Addr, O);
     if (Rank == 0)
       serve(*Store, World);
     else

@@ -150,17 +150,32 @@ const Site *siteOf(const char *Name) noexcept {
   return Sites[Count] ? Sites[Count++] : nullptr;
 }
 
-/// Which of the ranges open on this thread opened a region.
+/// Which of the ranges open on this thread opened a region, and the site
+/// of the last collective it ran: a Gloo worker runs the same few
+/// operations over and over, so the table's lock and search are paid once
+/// per change of operation, not per collective.
 struct ThreadComm {
   static constexpr uint32_t MaxDepth = 64;
   uint32_t Depth;
   bool Opened[MaxDepth];
+  const Site *Last;
 };
 thread_local ThreadComm Comm; // zero-initialized: no constructor, no guard
 
+/// siteOf through this thread's last site. The name is compared, not its
+/// address: a range named by a std::string may reuse another's storage.
+const Site *cachedSiteOf(const char *Name) noexcept {
+  if (Comm.Last && std::strcmp(Comm.Last->Name, Name) == 0)
+    return Comm.Last;
+  const Site *S = siteOf(Name);
+  if (S)
+    Comm.Last = S;
+  return S;
+}
+
 std::unique_ptr<at::ObserverContext> onStart(const at::RecordFunction &Fn) {
   bool Opened = false;
-  const Site *S = Fn.name() ? siteOf(Fn.name()) : nullptr;
+  const Site *S = Fn.name() ? cachedSiteOf(Fn.name()) : nullptr;
   if (S)
     startClockExchange(); // at the first collective: the store is up
   if (uint32_t Id = S ? rt::detail::activeId(*S) : 0) {

@@ -12,7 +12,7 @@ plain and instrumented, checked rank by rank:
   - exact record counts: per batch of the rank's shard a fetch, a forward,
     a backward and a step; one comm.all_reduce call per gradient bucket per
     step and one per epoch (the loss sum), one broadcast and one barrier,
-    a comm.wait for each; the same collectives again as Gloo ran them
+    each call with its process group's size (4), a comm.wait for each; the same collectives again as Gloo ran them
     (gloo:all_reduce... on its worker thread, with bytes, dtype and element
     count); one checkpoint, on rank 0 only.
 
@@ -166,6 +166,12 @@ def main():
                   f"rank {rank}: Gloo's regions on its own threads ({main_tid}, {gloo_tids})")
             check({r["tid"] for r in regions if r["name"] in ("all_reduce", "comm.wait")} == main_tid,
                   f"rank {rank}: the issue and the wait on the training thread")
+            # The caller's side: each call with the size of its group (the
+            # spec's `group_size`), the world here.
+            for r in regions:
+                if r["name"] in ("all_reduce", "bcast", "barrier"):
+                    check(r.get("args", {}).get("group_size") == RANKS,
+                          f"rank {rank}: {r['name']} on a group of {RANKS} ({r.get('args')})")
             # What Gloo ran: the payload of each all-reduce.
             sizes = collections.Counter()
             for r in regions:

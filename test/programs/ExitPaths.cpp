@@ -16,6 +16,8 @@
 //   mixed       N values of varying size (strings, structs) through a ring
 //               small enough to wrap many times
 //   values      one watch of each supported type
+//   series      N steps of the integer watches of IntSeries.h, with a
+//               double and a bool between them
 //   static      a static object's destructor records after main returns
 //   enable      categories switched at run time
 //   diskfull    N records, flush; fills the trace's disk with the file ARG;
@@ -30,11 +32,14 @@
 
 #include "sonde/sonde.h"
 
+#include "IntSeries.h"
+
 #include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <fcntl.h>
 #include <string>
 #include <sys/wait.h>
@@ -126,7 +131,8 @@ int mixed(long N) {
                        "ExitPaths.cpp", 6, "mixed");
   for (long I = 0; I < N; ++I) {
     // Sizes from 24 to ~300 bytes, so records land at every ring offset.
-    std::string V(static_cast<size_t>(I % 251), static_cast<char>('a' + I % 26));
+    std::string V(static_cast<size_t>(I % 251),
+                  static_cast<char>('a' + I % 26));
     sonde::watch(S, V);
     sonde::watch(P, Point{double(I), -double(I)});
   }
@@ -201,8 +207,8 @@ int enableDisable() {
 int api() {
   static sonde::Site Meta(sonde::SiteKind::Region, "pipeline.epoch", "meta",
                           "api.cpp", 1, "api", 0, sonde::InstantMode);
-  static sonde::Site Hook(sonde::SiteKind::Region, "compute", "hook",
-                          "api.cpp", 2, "api");
+  static sonde::Site Hook(sonde::SiteKind::Region, "compute", "hook", "api.cpp",
+                          2, "api");
   static sonde::Site Inner(sonde::SiteKind::Region, "compute", "inner",
                            "api.cpp", 3, "api");
   static sonde::Site Body(sonde::SiteKind::Loop, "pipeline.epoch",
@@ -215,37 +221,39 @@ int api() {
                          "api");
   static sonde::Site InCtx(sonde::SiteKind::Instant, "user", "in_frame",
                            "api.cpp", 8, "api");
-  static sonde::Site Tick(sonde::SiteKind::Instant, "user", "every3",
-                          "api.cpp", 9, "api");
-  { sonde::InstantRegion M(Meta); }                // meta.start, meta.stop
+  static sonde::Site Tick(sonde::SiteKind::Instant, "user", "every3", "api.cpp",
+                          9, "api");
+  {
+    sonde::InstantRegion M(Meta);
+  } // meta.start, meta.stop
   sonde::RegionHandle H = sonde::begin(Hook);
-  sonde::begin(Inner);                             // left open on purpose
-  sonde::end(H);                                   // closes inner, then hook
+  sonde::begin(Inner); // left open on purpose
+  sonde::end(H);       // closes inner, then hook
   sonde::Loop L(Body);
   for (int E = 0; E < 3; ++E) {
-    sonde::Iteration It(L);                        // epoch.block, iter 0..2
+    sonde::Iteration It(L); // epoch.block, iter 0..2
   }
   std::vector<int> V{1, 2, 3, 4, 5};
-  for (int X : sonde::iterate(Fetch, Block, V))    // break after 3 blocks
+  for (int X : sonde::iterate(Fetch, Block, V)) // break after 3 blocks
     if (X == 3)
       break;
   try {
     for (int X : sonde::iterate(Fetch, Block, std::vector<int>{7, 8}))
       if (X == 8)
-        throw X;                                   // 2 more blocks, closed
+        throw X; // 2 more blocks, closed
   } catch (int) {
   }
   for (int I = 0; I < 2; ++I) {
     if (sonde::inFrame(Ctx))
-      sonde::instant(InCtx);                       // not in the frame: none
+      sonde::instant(InCtx); // not in the frame: none
     sonde::Frame F(Ctx);
     if (sonde::inFrame(Ctx))
-      sonde::instant(InCtx);                       // 2
+      sonde::instant(InCtx); // 2
   }
   static thread_local uint32_t Counter = 0;
   for (int I = 0; I < 10; ++I)
     if (sonde::every(Counter, 3))
-      sonde::instant(Tick);                        // hits 1, 4, 7, 10: 4
+      sonde::instant(Tick); // hits 1, 4, 7, 10: 4
   return 0;
 }
 
@@ -291,6 +299,50 @@ int iterateFirst(long N) {
   return 0;
 }
 
+int series(long N) {
+  using namespace intseries;
+  static sonde::Site Main[] = {
+      {sonde::SiteKind::Watch, "user", "counter", "s.cpp", 1, "series"},
+      {sonde::SiteKind::Watch, "user", "jumps", "s.cpp", 2, "series"},
+      {sonde::SiteKind::Watch, "user", "mixed_sign", "s.cpp", 3, "series"},
+      {sonde::SiteKind::Watch, "user", "countdown", "s.cpp", 4, "series"},
+  };
+  static sonde::Site Other(sonde::SiteKind::Watch, "user", "other", "s.cpp", 5,
+                           "series");
+  // One site object per extra site: a Site is a static of its own.
+  // Immortal (sites outlive main: the trace is finished after static
+  // destructors), in a deque (sites do not move), with their names.
+  static auto *Names = new std::vector<std::string>;
+  static auto *Extra = new std::deque<sonde::Site>;
+  if (Extra->empty()) {
+    for (unsigned K = 0; K < ExtraSites; ++K)
+      Names->push_back("extra" + std::to_string(K));
+    for (unsigned K = 0; K < ExtraSites; ++K)
+      Extra->emplace_back(sonde::SiteKind::Watch, "user", (*Names)[K].c_str(),
+                          "s.cpp", 10 + K, "series");
+  }
+  auto Put = [](const sonde::Site &S, Val V) {
+    if (V.Signed)
+      sonde::watchScalar(S, static_cast<int64_t>(V.Bits));
+    else
+      sonde::watchScalar(S, V.Bits);
+  };
+  for (long I = 0; I < N; ++I) {
+    auto U = static_cast<uint64_t>(I);
+    Put(Main[0], counter(U));
+    Put(Main[1], jumps(U));
+    Put(Main[2], mixedSign(U));
+    if (I % 7 == 0)
+      sonde::watchScalar(Other, 0.5 * static_cast<double>(I));
+    Put(Main[3], countdown(U));
+    Put((*Extra)[U % ExtraSites], extra(U));
+    if (I % 11 == 0)
+      sonde::watchScalar(Other, I % 2 == 0);
+  }
+  std::printf("produced %ld\n", N);
+  return 0;
+}
+
 int forked(long N) {
   produce(N);
   std::fflush(stdout);
@@ -323,6 +375,8 @@ int main(int Argc, char **Argv) {
     return mixed(N);
   if (Mode == "values")
     return values();
+  if (Mode == "series")
+    return series(N);
   if (Mode == "enable")
     return enableDisable();
   if (Mode == "fork")

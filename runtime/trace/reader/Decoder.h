@@ -67,6 +67,15 @@ struct ThreadDecode {
   bool Valid = false;
 };
 
+/// A site's last watch in the Events block being read, when its value was
+/// an integer: what a WatchDelta record (format 1.6) adds its delta to.
+/// Valid while `Block` is the decoder's count of the block being read.
+struct PrevInt {
+  uint64_t Block = 0;
+  uint64_t Bits = 0;
+  bool Signed = false;
+};
+
 /// Where an Events block is, and whose.
 struct EventsBlock {
   uint64_t Offset = 0; ///< of its body
@@ -178,6 +187,12 @@ public:
   std::map<uint32_t, uint64_t> Dropped;
   uint64_t MaxTsc = 0;
   uint64_t EndTsc = 0;
+  /// Per site id, the integer a WatchDelta record of the block being read
+  /// starts from; BlockCount numbers the blocks read, so that a new block
+  /// starts with none without clearing the table. Sized by the sites of
+  /// the outline: no more memory than the outline's.
+  std::vector<PrevInt> PrevInts;
+  uint64_t BlockCount = 0;
   uint64_t Records = 0; ///< events the check counted
   uint64_t Seq = 0;     ///< the events walk's count, each event's place
   /// The earliest event start the check saw (ns), if it saw one.
@@ -221,6 +236,9 @@ private:
     return It != ThreadAt.end() && It->second < Before;
   }
   void countTime(uint64_t StartTsc, uint64_t EndTsc);
+  /// Notes what a plain Watch record of `Site` whose value starts at `C`
+  /// leaves for the WatchDelta records after it (nothing read from `C`).
+  void notePrevInt(const Cursor &C, uint32_t Site);
 
 public:
   std::shared_ptr<const Args> argsFor(ThreadDecode &TD, uint32_t OwnSite);

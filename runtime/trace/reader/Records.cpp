@@ -73,6 +73,7 @@ const char *Decoder::checkSite(uint64_t Site, Ev Type, uint64_t Before) const {
     return K == SiteKind::Instant ? nullptr
                                   : "an instant record of a non-instant site";
   case Ev::Watch:
+  case Ev::WatchDelta:
     return K == SiteKind::Watch || K == SiteKind::State || K == SiteKind::Api
                ? nullptr
                : "a watch record of a site that is not a watch, state or api";
@@ -101,6 +102,20 @@ void Decoder::countTime(uint64_t StartTsc, uint64_t EndTsc) {
     int64_t End = toNs(EndTsc);
     if (End != bound(End))
       ++OutOfRange;
+  }
+}
+
+void Decoder::notePrevInt(const Cursor &C, uint32_t Site) {
+  PrevInt &P = PrevInts[Site];
+  Cursor Peek = C;
+  auto Tag = static_cast<Val>(Peek.byte());
+  uint64_t Raw = Peek.varint();
+  if (Peek.ok() && (Tag == Val::Int || Tag == Val::UInt)) {
+    P.Block = BlockCount;
+    P.Signed = Tag == Val::Int;
+    P.Bits = P.Signed ? static_cast<uint64_t>(format::unzigzag(Raw)) : Raw;
+  } else {
+    P.Block = 0; // a watch of another kind: no delta from it
   }
 }
 
@@ -137,6 +152,12 @@ void Decoder::events(Cursor &C, const EventsBlock &EB, RecordSink *Out) {
   ThreadDecode &TD = Threads[Thread];
   // The level of instants and watches: 0 until a Level record says more.
   uint32_t PointLevel = 0;
+  // WatchDelta records (1.6) count from their site's last integer in this
+  // block: a new block number starts every site with none.
+  const bool Deltas = T.VersionMinor >= format::WatchDeltaMinor;
+  ++BlockCount;
+  if (Deltas && PrevInts.size() < T.Sites.size())
+    PrevInts.resize(T.Sites.size());
   while (!C.atEnd() && C.pos() < Stop) {
     const uint8_t *At = C.pos();
     uint64_t Head = C.varint();
@@ -199,10 +220,35 @@ void Decoder::events(Cursor &C, const EventsBlock &EB, RecordSink *Out) {
       break;
     case Ev::Watch:
       Kind = EventKind::Watch;
+      if (Deltas)
+        notePrevInt(C, Site);
       if (Out ? !decodeValue(C, V) : !skipValue(C, BlockAt))
         return Bad(At, "a watch whose value cannot be decoded (" +
                            siteName(Site) + ")");
       break;
+    case Ev::WatchDelta: {
+      if (!Deltas)
+        return Bad(At, "a record of unknown type " +
+                           std::to_string(static_cast<int>(Type)));
+      Kind = EventKind::Watch;
+      auto Delta = static_cast<uint64_t>(C.svarint());
+      if (!C.ok())
+        return Bad(At, "a watch record cut short");
+      PrevInt &Prev = PrevInts[Site];
+      if (Prev.Block != BlockCount)
+        return Bad(At, "an integer watch given as a difference, with no "
+                       "integer of its site before it in the block (" +
+                           siteName(Site) + ")");
+      Prev.Bits += Delta; // modulo 2^64, as the writer took it
+      if (Prev.Signed) {
+        V.K = Value::Kind::Int;
+        V.I = static_cast<int64_t>(Prev.Bits);
+      } else {
+        V.K = Value::Kind::UInt;
+        V.U = Prev.Bits;
+      }
+      break;
+    }
     case Ev::CtxPush: {
       uint64_t N = C.varint();
       CtxEntry Entry{Site, (T.Sites[Site].Flags & ContextArgs) != 0, {}};

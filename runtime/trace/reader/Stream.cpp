@@ -445,7 +445,9 @@ void TraceStream::rewind() {
 uint64_t TraceStream::unreadBlocks() const { return I->Unread; }
 
 uint64_t TraceStream::late() const {
-  return I->Late + (I->Ord ? I->Ord->Late : 0);
+  // The most of any pass, finished or under way (a command may walk the
+  // events several times; each walk meets the same late events).
+  return std::max(I->Late, I->Ord ? I->Ord->Late : uint64_t(0));
 }
 
 void TraceStream::setLookAhead(size_t Events) { I->LookAhead = Events; }

@@ -15,67 +15,73 @@
 
 namespace sonde::trace::report {
 
-void writeEpochs(JsonOut &J, const std::vector<Trace> &Traces,
-                 const std::vector<int64_t> &Self0, int64_t StepIndex) {
-  uint32_t StepSite = StepIndex >= 0 ? Traces[0].Events[StepIndex].Site : 0;
-  struct EpochRow {
-    int64_t Start = INT64_MAX, End = INT64_MIN;
-    uint64_t Steps = 0;
-    std::map<std::string, int64_t> CatSelf;
-    std::map<std::string, double> LastWatch;
+void EpochTable::add(const Event &E) {
+  // A region's self time goes to its epoch's row once it is known. Every
+  // region counts for its parent's self time, with an epoch or not.
+  auto Done = [](int64_t *Into, int64_t Ns) {
+    if (Into)
+      *Into += Ns;
   };
-  std::map<int64_t, EpochRow> Epochs;
-  std::set<std::string> EpochCats, EpochWatches;
-  if (!Traces.empty()) {
-    const Trace &T = Traces[0];
-    for (size_t I = 0; I < T.Events.size(); ++I) {
-      const Event &E = T.Events[I];
-      const Value *EpochV = argOf(E, "epoch");
-      if (!EpochV || !EpochV->isNumber())
-        continue;
-      const SiteInfo &S = T.site(E.Site);
-      EpochRow *Row = &Epochs[static_cast<int64_t>(EpochV->number())];
-      Row->Start = std::min(Row->Start, E.Ts);
-      Row->End = std::max(Row->End, E.Ts + E.Dur);
-      if (E.Kind == EventKind::Region) {
-        std::string Cat = S.topCategory();
-        Row->CatSelf[Cat] += Self0[I];
-        EpochCats.insert(Cat);
-        if (E.Site == StepSite)
-          ++Row->Steps;
-      } else if (E.Kind == EventKind::Watch) {
-        double V;
-        if (plotValue(S, E.V, V)) {
-          Row->LastWatch[S.Name] = V;
-          EpochWatches.insert(S.Name);
-        }
-      }
+  const Value *EpochV = argOf(E, "epoch");
+  if (!EpochV || !EpochV->isNumber()) {
+    Self.add(E, nullptr, Done);
+    return;
+  }
+  const SiteInfo &S = Current->site(E.Site);
+  Row &R = Rows[static_cast<int64_t>(EpochV->number())];
+  R.Start = std::min(R.Start, E.Ts);
+  R.End = std::max(R.End, E.Ts + E.Dur);
+  if (E.Kind == EventKind::Region) {
+    std::string Cat = S.topCategory();
+    Self.add(E, &R.CatSelf[Cat], Done);
+    Cats.insert(Cat);
+    ++R.Regions[E.Site];
+  } else if (E.Kind == EventKind::Watch) {
+    double V;
+    if (plotValue(S, E.V, V)) {
+      R.LastWatch[S.Name] = V;
+      WatchNames.insert(S.Name);
     }
   }
+}
+
+void EpochTable::endTrace() {
+  Self.finish([](int64_t *Into, int64_t Ns) {
+    if (Into)
+      *Into += Ns;
+  });
+}
+
+void EpochTable::write(JsonOut &J, const std::vector<Trace> &Traces,
+                       const StepFinder &Step) {
+  int64_t StepIndex = Step.index();
+  uint32_t StepSite = StepIndex >= 0 ? Step.step().Site : 0;
   J.key("epochs").open();
   J.key("rank").num(Traces.empty() ? int64_t(0) : Traces[0].Process.Rank);
   J.key("step_name")
       .str(StepIndex >= 0 ? Traces[0].site(StepSite).Name : std::string());
   J.key("categories").openArray();
-  for (const std::string &C : EpochCats)
+  for (const std::string &C : Cats)
     J.item().str(C);
   J.closeArray();
   J.key("watches").openArray();
-  for (const std::string &W : EpochWatches)
+  for (const std::string &W : WatchNames)
     J.item().str(W);
   J.closeArray();
   J.key("rows").openArray();
-  for (const auto &[Epoch, Row] : Epochs) {
+  for (const auto &[Epoch, R] : Rows) {
     J.item().open();
     J.key("epoch").num(Epoch);
-    J.key("wall_ns").num(Row.End - Row.Start);
-    J.key("steps").num(Row.Steps);
+    J.key("wall_ns").num(R.End - R.Start);
+    auto Steps = R.Regions.find(StepSite);
+    J.key("steps").num(
+        StepIndex >= 0 && Steps != R.Regions.end() ? Steps->second : 0);
     J.key("cats").open();
-    for (const auto &[C, V] : Row.CatSelf)
+    for (const auto &[C, V] : R.CatSelf)
       J.key(C).num(V);
     J.close();
     J.key("last").open();
-    for (const auto &[W, V] : Row.LastWatch)
+    for (const auto &[W, V] : R.LastWatch)
       J.key(W).num(V);
     J.close();
     J.close();

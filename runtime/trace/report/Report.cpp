@@ -41,31 +41,55 @@ void writeData(JsonOut &J, const std::vector<Trace> &Traces,
   }
   J.closeArray();
 
-  // --- the training rates, as `sonde summary --json` gives them
-  {
-    RateCounter Rates(O.Warmup);
-    for (const Trace &T : Traces) {
-      Rates.beginTrace(T);
-      for (const Event &E : events(T))
-        Rates.add(E);
+  // Every part is fed event by event: a first pass over every trace gives
+  // the rates, the time tables, the per-epoch table (first trace) and the
+  // counts that the second pass needs (the watches' lengths, the regions
+  // per site from which the step is chosen). A third, partial pass writes
+  // the step's spans. Memory stays bounded by what the page holds.
+  RateCounter Rates(O.Warmup);
+  TimeTables Times;
+  WatchPlots Watches;
+  EpochTable Epochs;
+  StepFinder Step(O.Step);
+  for (size_t TI = 0; TI < Traces.size(); ++TI) {
+    const Trace &T = Traces[TI];
+    Rates.beginTrace(T);
+    Times.beginTrace(T);
+    Watches.beginCount(TI, T);
+    if (TI == 0)
+      Epochs.beginTrace(T);
+    for (const Event &E : events(T)) {
+      Rates.add(E);
+      Times.add(E);
+      Watches.count(E);
+      if (TI == 0) {
+        Epochs.add(E);
+        Step.count(E);
+      }
     }
-    Rates.finish();
-    summary::writeRates(J, Rates.table());
+    Times.endTrace();
+    Watches.endCount();
+    if (TI == 0)
+      Epochs.endTrace();
+  }
+  Rates.finish();
+  bool StepKnown = Traces.empty() || Step.endCount(Traces[0], Error);
+  for (size_t TI = 0; TI < Traces.size(); ++TI) {
+    const Trace &T = Traces[TI];
+    Watches.beginPoints(TI, T);
+    for (const Event &E : events(T)) {
+      Watches.point(E);
+      if (TI == 0 && StepKnown && !Step.done())
+        Step.candidate(E);
+    }
   }
 
-  std::vector<std::vector<int64_t>> Selfs;
-  for (const Trace &T : Traces)
-    Selfs.push_back(selfTimes(T));
-  int64_t StepIndex =
-      Traces.empty() ? -1 : chooseStep(Traces[0], O.Step, Error);
-
-  // The step and the per-epoch table are the first process's.
+  summary::writeRates(J, Rates.table());
   static const Trace NoTrace;
-  static const std::vector<int64_t> NoSelf;
-  writeTimeTables(J, Traces, Selfs);
-  writeStep(J, Traces.empty() ? NoTrace : Traces[0], StepIndex);
-  writeWatches(J, Traces);
-  writeEpochs(J, Traces, Selfs.empty() ? NoSelf : Selfs[0], StepIndex);
+  Times.write(J);
+  writeStep(J, Traces.empty() ? NoTrace : Traces[0], Step);
+  Watches.write(J, Traces);
+  Epochs.write(J, Traces, Step);
   ranks::writeRanksJson(J, ranks::rankTable(Traces));
   J.close();
 }

@@ -18,58 +18,97 @@ constexpr size_t MaxSpans = 3000; ///< spans in the step timeline
 
 } // namespace
 
-/// The region that stands for "one step": given by name, else the most
-/// frequent region of the first process whose instances contain other
-/// regions (a loop body holding forward, backward, step), else the most
-/// frequent region.
-int64_t chooseStep(const Trace &T, const std::string &Wanted,
-                   std::string &Error) {
-  std::map<uint32_t, std::vector<size_t>> BySite;
-  for (size_t I = 0; I < T.Events.size(); ++I)
-    if (T.Events[I].Kind == EventKind::Region && !T.Events[I].Unfinished)
-      BySite[T.Events[I].Site].push_back(I);
-  if (!Wanted.empty()) {
-    for (const auto &[Site, List] : BySite) {
-      const SiteInfo &S = T.site(Site);
-      if (S.Name == Wanted || S.Category + "/" + S.Name == Wanted)
-        return static_cast<int64_t>(List[List.size() / 2]);
-    }
-    Error = "no region named '" + Wanted + "' in " + T.Path;
-    return -1;
-  }
-  int64_t Best = -1, BestAny = -1;
-  size_t BestCount = 0, BestAnyCount = 0;
-  for (const auto &[Site, List] : BySite) {
-    size_t Mid = List[List.size() / 2];
-    const Event &E = T.Events[Mid];
-    size_t Children = 0;
-    for (size_t J = Mid + 1; J < T.Events.size(); ++J) {
-      const Event &C = T.Events[J];
-      if (C.Ts >= E.Ts + E.Dur)
-        break;
-      if (C.Kind == EventKind::Region && C.Thread == E.Thread &&
-          C.Level > E.Level)
-        ++Children;
-    }
-    if (List.size() > BestAnyCount) {
-      BestAnyCount = List.size();
-      BestAny = static_cast<int64_t>(Mid);
-    }
-    if (List.size() >= 2 && Children >= 2 && List.size() > BestCount) {
-      BestCount = List.size();
-      Best = static_cast<int64_t>(Mid);
-    }
-  }
-  return Best >= 0 ? Best : BestAny;
+void StepFinder::count(const Event &E) {
+  if (E.Kind == EventKind::Region && !E.Unfinished)
+    ++Count[E.Site];
 }
 
-void writeStep(JsonOut &J, const Trace &T, int64_t StepIndex) {
+bool StepFinder::endCount(const Trace &T, std::string &Error) {
+  if (Wanted.empty()) {
+    for (const auto &[Site, N] : Count)
+      Target[Site] = N / 2;
+    return true;
+  }
+  for (const auto &[Site, N] : Count) {
+    const SiteInfo &S = T.site(Site);
+    if (S.Name == Wanted || S.Category + "/" + S.Name == Wanted) {
+      Target[Site] = N / 2;
+      return true;
+    }
+  }
+  Error = "no region named '" + Wanted + "' in " + T.Path;
+  return false;
+}
+
+void StepFinder::candidate(const Event &E) {
+  ++Index;
+  // Every candidate whose end is ahead: is E nested in it? (As far as the
+  // first event that starts at or after its end.)
+  for (size_t C = 0; C < Counting.size();) {
+    Candidate &K = *Counting[C];
+    if (E.Ts >= K.E.Ts + K.E.Dur) {
+      Counting[C] = Counting.back();
+      Counting.pop_back();
+      continue;
+    }
+    if (E.Kind == EventKind::Region && E.Thread == K.E.Thread &&
+        E.Level > K.E.Level)
+      ++K.Children;
+    ++C;
+  }
+  if (E.Kind != EventKind::Region || E.Unfinished)
+    return;
+  auto It = Target.find(E.Site);
+  if (It != Target.end() && Seen[E.Site]++ == It->second) {
+    Candidate &K = Cands[E.Site];
+    K.Index = Index;
+    K.E = E;
+    Counting.push_back(&K);
+  }
+}
+
+bool StepFinder::done() const {
+  return Cands.size() == Target.size() && Counting.empty();
+}
+
+const StepFinder::Candidate *StepFinder::chosen() const {
+  if (!Wanted.empty())
+    return Cands.empty() ? nullptr : &Cands.begin()->second;
+  const Candidate *Best = nullptr, *BestAny = nullptr;
+  uint64_t BestCount = 0, BestAnyCount = 0;
+  for (const auto &[Site, K] : Cands) {
+    uint64_t N = Count.at(Site);
+    if (N > BestAnyCount) {
+      BestAnyCount = N;
+      BestAny = &K;
+    }
+    if (N >= 2 && K.Children >= 2 && N > BestCount) {
+      BestCount = N;
+      Best = &K;
+    }
+  }
+  return Best ? Best : BestAny;
+}
+
+int64_t StepFinder::index() const {
+  const Candidate *K = chosen();
+  return K ? K->Index : -1;
+}
+
+const Event &StepFinder::step() const {
+  static const Event None{};
+  const Candidate *K = chosen();
+  return K ? K->E : None;
+}
+
+void writeStep(JsonOut &J, const Trace &T, const StepFinder &Finder) {
   J.key("step");
+  int64_t StepIndex = Finder.index();
   if (StepIndex < 0) {
     J.raw("null");
     return;
   }
-  const Event &Step = T.Events[StepIndex];
+  const Event &Step = Finder.step();
   const SiteInfo &S = T.site(Step.Site);
   int64_t From = Step.Ts, To = Step.Ts + Step.Dur;
   J.open();
@@ -83,7 +122,9 @@ void writeStep(JsonOut &J, const Trace &T, int64_t StepIndex) {
     J.key("iter").num(Step.Iter);
   J.key("spans").openArray();
   size_t N = 0;
-  for (const Event &E : T.Events) {
+  int64_t Index = -1;
+  for (const Event &E : events(T)) {
+    ++Index;
     if (E.Ts >= To || N >= MaxSpans)
       break;
     if (E.Kind == EventKind::Region && E.Ts + E.Dur <= From)
@@ -92,7 +133,7 @@ void writeStep(JsonOut &J, const Trace &T, int64_t StepIndex) {
       continue;
     // Ancestors span the whole window: the heading names the step.
     if (E.Kind == EventKind::Region && E.Ts <= From && E.Ts + E.Dur >= To &&
-        &E != &Step)
+        Index != StepIndex)
       continue;
     const SiteInfo &ES = T.site(E.Site);
     J.item().open();

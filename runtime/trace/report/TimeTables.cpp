@@ -17,43 +17,7 @@ namespace {
 
 constexpr size_t MaxNames = 24; ///< rows of the by-name chart
 
-struct NameStats {
-  std::string Cat, Name;
-  uint64_t Count = 0;
-  int64_t Total = 0, Self = 0;
-  std::vector<int64_t> Durs;
-};
-
 } // namespace
-
-/// Self time: a region's duration minus its direct children's, per event.
-std::vector<int64_t> selfTimes(const Trace &T) {
-  std::vector<int64_t> Self(T.Events.size(), 0);
-  std::map<uint32_t, std::vector<size_t>> Stacks; // per thread: open regions
-  for (size_t I = 0; I < T.Events.size(); ++I) {
-    const Event &E = T.Events[I];
-    if (E.Kind != EventKind::Region)
-      continue;
-    Self[I] = E.Dur;
-    auto &Stack = Stacks[E.Thread];
-    while (!Stack.empty()) {
-      const Event &Top = T.Events[Stack.back()];
-      if (Top.Ts + Top.Dur <= E.Ts)
-        Stack.pop_back();
-      else
-        break;
-    }
-    if (!Stack.empty()) {
-      const Event &Top = T.Events[Stack.back()];
-      if (E.Ts + E.Dur <= Top.Ts + Top.Dur)
-        Self[Stack.back()] -= E.Dur;
-    }
-    Stack.push_back(I);
-  }
-  for (int64_t &S : Self)
-    S = std::max<int64_t>(S, 0);
-  return Self;
-}
 
 const Value *argOf(const Event &E, std::string_view Name) {
   for (const auto &KV : *E.A)
@@ -62,29 +26,44 @@ const Value *argOf(const Event &E, std::string_view Name) {
   return nullptr;
 }
 
-void writeTimeTables(JsonOut &J, const std::vector<Trace> &Traces,
-                     const std::vector<std::vector<int64_t>> &Selfs) {
-  std::map<std::string, int64_t> CatSelf, CatTotal;
-  std::map<std::pair<std::string, std::string>, NameStats> Names;
-  for (size_t TI = 0; TI < Traces.size(); ++TI) {
-    const Trace &T = Traces[TI];
-    for (size_t I = 0; I < T.Events.size(); ++I) {
-      const Event &E = T.Events[I];
-      if (E.Kind != EventKind::Region)
-        continue;
-      const SiteInfo &S = T.site(E.Site);
-      std::string Cat = S.topCategory();
-      CatSelf[Cat] += Selfs[TI][I];
-      CatTotal[Cat] += E.Dur;
-      NameStats &N = Names[{Cat, S.Name}];
-      N.Cat = Cat;
-      N.Name = S.Name;
-      ++N.Count;
-      N.Total += E.Dur;
-      N.Self += Selfs[TI][I];
-      N.Durs.push_back(E.Dur);
-    }
+void TimeTables::beginTrace(const Trace &T) {
+  Current = &T;
+  RowOf.assign(T.Sites.size() + 1, nullptr);
+  CatSelfOf.assign(T.Sites.size() + 1, nullptr);
+}
+
+void TimeTables::add(const Event &E) {
+  if (E.Kind != EventKind::Region)
+    return;
+  uint32_t Slot = std::min<uint32_t>(E.Site, Current->Sites.size());
+  if (!RowOf[Slot]) {
+    const SiteInfo &S = Current->site(E.Site);
+    std::string Cat = S.topCategory();
+    Row &N = Names[{Cat, S.Name}];
+    N.Cat = Cat;
+    N.Name = S.Name;
+    RowOf[Slot] = &N;
+    CatSelfOf[Slot] = &CatSelf[Cat];
   }
+  Row &N = *RowOf[Slot];
+  CatTotal[N.Cat] += E.Dur;
+  ++N.Count;
+  N.Total += E.Dur;
+  N.Durs.push_back(E.Dur);
+  Self.add(E, Slot, [this](uint32_t S, int64_t Ns) {
+    *CatSelfOf[S] += Ns;
+    RowOf[S]->Self += Ns;
+  });
+}
+
+void TimeTables::endTrace() {
+  Self.finish([this](uint32_t S, int64_t Ns) {
+    *CatSelfOf[S] += Ns;
+    RowOf[S]->Self += Ns;
+  });
+}
+
+void TimeTables::write(JsonOut &J) {
   std::vector<std::pair<std::string, int64_t>> Cats(CatSelf.begin(),
                                                     CatSelf.end());
   std::sort(Cats.begin(), Cats.end(),
@@ -98,16 +77,14 @@ void writeTimeTables(JsonOut &J, const std::vector<Trace> &Traces,
     J.close();
   }
   J.closeArray();
-  std::vector<NameStats *> ByName;
+  std::vector<Row *> ByName;
   for (auto &KV : Names)
     ByName.push_back(&KV.second);
-  std::sort(
-      ByName.begin(), ByName.end(),
-      [](const NameStats *A, const NameStats *B) { return A->Self > B->Self; });
+  std::sort(ByName.begin(), ByName.end(),
+            [](const Row *A, const Row *B) { return A->Self > B->Self; });
   J.key("names").openArray();
   for (size_t I = 0; I < ByName.size() && I < MaxNames; ++I) {
-    NameStats &N = *ByName[I];
-    std::sort(N.Durs.begin(), N.Durs.end());
+    Row &N = *ByName[I];
     J.item().open();
     J.key("cat").str(N.Cat);
     J.key("name").str(N.Name);

@@ -15,7 +15,12 @@
 namespace sonde::trace::report {
 namespace {
 
-constexpr size_t MaxPoints = 2000; ///< points per watch plot
+/// Points per watch plot and process, and over all lines of the page: a
+/// job of many ranks gets fewer points per line (never fewer than
+/// MinPoints), so the page stays a size a browser opens at once.
+constexpr size_t MaxPoints = 2000;
+constexpr size_t MaxPagePoints = 200000;
+constexpr size_t MinPoints = 200;
 
 } // namespace
 
@@ -35,105 +40,142 @@ bool plotValue(const SiteInfo &S, const Value &V, double &Out) {
   return true;
 }
 
-void writeWatches(JsonOut &J, const std::vector<Trace> &Traces) {
-  // --- watches: each numeric one, in order; x is its step (or iteration)
-  // when one is in its context, else its index.
-  struct Series {
-    std::string Name, Func, XName;
-    uint64_t Count = 0;
-    /// Per process (index into Traces): its points.
-    std::map<size_t, std::vector<std::pair<double, double>>> Lines;
-  };
-  std::map<std::pair<std::string, std::string>, Series> Watches;
-  std::vector<std::pair<std::string, std::string>> Order;
-  for (size_t TI = 0; TI < Traces.size(); ++TI) {
-    // A step that restarts every epoch is counted on across epochs: epoch
-    // e's steps start after the largest step any record of the earlier
-    // epochs carries.
-    std::map<int64_t, int64_t> MaxStep, StepBase;
-    for (const Event &E : Traces[TI].Events) {
-      const Value *Ep = argOf(E, "epoch"), *St = argOf(E, "step");
-      if (Ep && St && Ep->isNumber() && St->isNumber()) {
-        int64_t &M =
-            MaxStep.try_emplace(static_cast<int64_t>(Ep->number()), INT64_MIN)
-                .first->second;
-        M = std::max(M, static_cast<int64_t>(St->number()));
-      }
-    }
-    int64_t Base = 0;
-    for (const auto &[Ep, Max] : MaxStep) {
-      StepBase[Ep] = Base;
-      Base += Max + 1;
-    }
-    for (const Event &E : Traces[TI].Events) {
-      double V;
-      if (E.Kind != EventKind::Watch)
-        continue;
-      const SiteInfo &S = Traces[TI].site(E.Site);
-      if (!plotValue(S, E.V, V))
-        continue;
-      auto Key = std::make_pair(S.Name, S.Function);
-      auto [It, New] = Watches.try_emplace(Key);
-      Series &W = It->second;
-      if (New) {
-        Order.push_back(Key);
-        W.Name = S.Name + (scalarOf(E.V) ? "" : ".mean");
-        W.Func = S.Function;
-        W.XName = !argOf(E, "step")  ? ""
-                  : StepBase.empty() ? "step"
-                                     : "step (counted across epochs)";
-      }
-      auto &Points = W.Lines[TI];
-      double X = static_cast<double>(Points.size());
-      if (!W.XName.empty())
-        if (const Value *St = argOf(E, "step"); St && St->isNumber()) {
-          X = St->number();
-          if (const Value *Ep = argOf(E, "epoch"); Ep && Ep->isNumber()) {
-            auto It = StepBase.find(static_cast<int64_t>(Ep->number()));
-            if (It != StepBase.end())
-              X += static_cast<double>(It->second);
-          }
-        }
-      Points.push_back({X, V});
-      ++W.Count;
+void WatchPlots::Line::add(const Point &P) {
+  ++Added;
+  if (Bucket <= 1) {
+    Kept.push_back(P);
+    return;
+  }
+  Pending.push_back(P);
+  if (Pending.size() == Bucket)
+    flush();
+}
+
+void WatchPlots::Line::flush() {
+  if (Pending.empty())
+    return;
+  auto [Lo, Hi] = std::minmax_element(
+      Pending.begin(), Pending.end(),
+      [](const Point &A, const Point &C) { return A.second < C.second; });
+  if (Lo > Hi)
+    std::swap(Lo, Hi);
+  Kept.push_back(*Lo);
+  if (Hi != Lo)
+    Kept.push_back(*Hi);
+  Pending.clear();
+}
+
+void WatchPlots::beginCount(size_t TraceIndex, const Trace &T) {
+  TI = TraceIndex;
+  Current = &T;
+  MaxStep.clear();
+}
+
+void WatchPlots::count(const Event &E) {
+  // A step that restarts every epoch is counted on across epochs: epoch e's
+  // steps start after the largest step any record of the earlier epochs
+  // carries.
+  const Value *Ep = argOf(E, "epoch"), *St = argOf(E, "step");
+  if (Ep && St && Ep->isNumber() && St->isNumber()) {
+    int64_t &M =
+        MaxStep.try_emplace(static_cast<int64_t>(Ep->number()), INT64_MIN)
+            .first->second;
+    M = std::max(M, static_cast<int64_t>(St->number()));
+  }
+  double V;
+  if (E.Kind != EventKind::Watch)
+    return;
+  const SiteInfo &S = Current->site(E.Site);
+  if (!plotValue(S, E.V, V))
+    return;
+  auto [It, New] = Watches.try_emplace(Key(S.Name, S.Function));
+  Series &W = It->second;
+  if (New) {
+    Order.push_back(It->first);
+    W.Name = S.Name + (scalarOf(E.V) ? "" : ".mean");
+    W.Func = S.Function;
+    W.FirstTrace = TI;
+    W.HasStep = St != nullptr;
+  }
+  auto [L, NewLine] = W.Lines.try_emplace(TI);
+  Lines += NewLine;
+  ++L->second.Total;
+  ++W.Count;
+}
+
+void WatchPlots::endCount() {
+  if (StepBases.size() <= TI)
+    StepBases.resize(TI + 1);
+  int64_t Base = 0;
+  for (const auto &[Ep, Max] : MaxStep) {
+    StepBases[TI][Ep] = Base;
+    Base += Max + 1;
+  }
+}
+
+void WatchPlots::beginPoints(size_t TraceIndex, const Trace &T) {
+  TI = TraceIndex;
+  Current = &T;
+  if (TI != 0)
+    return;
+  // Every trace was counted: bucket sizes and the names of x are known.
+  size_t PerLine =
+      std::max(MinPoints,
+               std::min(MaxPoints, MaxPagePoints / std::max<size_t>(Lines, 1)));
+  for (auto &[K, W] : Watches) {
+    W.XName = !W.HasStep ? ""
+              : StepBases[W.FirstTrace].empty()
+                  ? "step"
+                  : "step (counted across epochs)";
+    for (auto &[TI, L] : W.Lines) {
+      size_t Half = PerLine / 2;
+      L.Bucket = std::max<size_t>(1, (L.Total + Half - 1) / Half);
     }
   }
+}
+
+void WatchPlots::point(const Event &E) {
+  double V;
+  if (E.Kind != EventKind::Watch)
+    return;
+  const SiteInfo &S = Current->site(E.Site);
+  if (!plotValue(S, E.V, V))
+    return;
+  Series &W = Watches[Key(S.Name, S.Function)];
+  Line &L = W.Lines[TI];
+  double X = static_cast<double>(L.Added);
+  if (!W.XName.empty())
+    if (const Value *St = argOf(E, "step"); St && St->isNumber()) {
+      X = St->number();
+      if (const Value *Ep = argOf(E, "epoch"); Ep && Ep->isNumber()) {
+        const std::map<int64_t, int64_t> &StepBase = StepBases[TI];
+        auto It = StepBase.find(static_cast<int64_t>(Ep->number()));
+        if (It != StepBase.end())
+          X += static_cast<double>(It->second);
+      }
+    }
+  L.add({X, V});
+}
+
+void WatchPlots::write(JsonOut &J, const std::vector<Trace> &Traces) {
   J.key("watches").openArray();
-  for (const auto &Key : Order) {
-    Series &W = Watches[Key];
+  for (const Key &K : Order) {
+    Series &W = Watches[K];
     J.item().open();
     J.key("name").str(W.Name);
     J.key("func").str(W.Func);
     J.key("x").str(W.XName.empty() ? "record #" : W.XName);
     J.key("count").num(W.Count);
     J.key("lines").openArray();
-    for (const auto &[TI, Points] : W.Lines) {
+    for (auto &[TI, L] : W.Lines) {
+      L.flush();
       J.item().open();
       J.key("rank").num(Traces[TI].Process.Rank);
       J.key("pid").num(Traces[TI].Process.Pid);
       J.key("points").openArray();
-      // Many points: each bucket keeps its min and max, so spikes survive.
-      size_t Half = MaxPoints / 2;
-      size_t Bucket = (Points.size() + Half - 1) / Half;
-      auto Point = [&](const std::pair<double, double> &P) {
+      for (const Point &P : L.Kept) {
         J.item().openArray().item().num(P.first).item().num(P.second);
         J.closeArray();
-      };
-      if (Bucket <= 1) {
-        for (const auto &P : Points)
-          Point(P);
-      } else {
-        for (size_t B = 0; B < Points.size(); B += Bucket) {
-          size_t End = std::min(Points.size(), B + Bucket);
-          auto [Lo, Hi] = std::minmax_element(
-              Points.begin() + B, Points.begin() + End,
-              [](const auto &A, const auto &C) { return A.second < C.second; });
-          if (Lo > Hi)
-            std::swap(Lo, Hi);
-          Point(*Lo);
-          if (Hi != Lo)
-            Point(*Hi);
-        }
       }
       J.closeArray();
       J.close();

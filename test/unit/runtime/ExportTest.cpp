@@ -485,6 +485,99 @@ TEST(ReportTest, StepsThatRestartEachEpochAreCountedOn) {
   EXPECT_NE(Html.find("\"points\":[[1,1],[4,0.5]]"), std::string::npos);
 }
 
+/// The points of the report's first watch line, as [x, value] pairs.
+std::vector<std::pair<double, double>> firstLinePoints(const std::string &Html,
+                                                       size_t From = 0) {
+  std::vector<std::pair<double, double>> Out;
+  size_t At = Html.find("\"points\":[", From);
+  if (At == std::string::npos)
+    return Out;
+  const char *P = Html.c_str() + At + 10;
+  while (*P == '[' || *P == ',') {
+    if (*P == ',')
+      ++P;
+    if (*P != '[')
+      break;
+    char *End;
+    double X = std::strtod(P + 1, &End);
+    double V = std::strtod(End + 1, &End);
+    Out.push_back({X, V});
+    P = End + 1; // past ']'
+  }
+  return Out;
+}
+
+TEST(ReportTest, ALongLineKeepsEachBucketsMinimumAndMaximum) {
+  // 5000 points: buckets of 5, each giving its min and max in their order,
+  // so the one spike (at record 2501) survives and nothing is invented.
+  Builder B(5, 0);
+  uint32_t Loss = B.site(SiteKind::Watch, "user", "loss");
+  for (int I = 0; I < 5000; ++I)
+    B.add(EventKind::Watch, Loss, 1000 + I, 0, nullptr).V =
+        num(I == 2501 ? 100.0 : (I % 5) * 0.25);
+  std::string Html = reportOf(std::move(B), {"t", ""});
+  auto Points = firstLinePoints(Html);
+  ASSERT_EQ(Points.size(), 2000u);
+  EXPECT_EQ(Points[0], std::make_pair(0.0, 0.0));
+  EXPECT_EQ(Points[1], std::make_pair(4.0, 1.0));
+  EXPECT_EQ(Points[1000], std::make_pair(2500.0, 0.0));
+  EXPECT_EQ(Points[1001], std::make_pair(2501.0, 100.0));
+  EXPECT_EQ(Points.back(), std::make_pair(4999.0, 1.0));
+}
+
+TEST(ReportTest, ManyProcessesShareThePagesPointCap) {
+  // 160 processes with 2000 points each: 200000 points on the page at most,
+  // 1250 per line, so each line is bucketed (625 buckets of 4 points).
+  std::vector<Trace> Ts;
+  for (int P = 0; P < 160; ++P) {
+    Builder B(100 + P, P);
+    uint32_t Loss = B.site(SiteKind::Watch, "user", "loss");
+    for (int I = 0; I < 2000; ++I)
+      B.add(EventKind::Watch, Loss, 1000 + I, 0, nullptr).V = num(I % 4);
+    Ts.push_back(std::move(B.T));
+  }
+  std::string Error;
+  std::string Html = capture([&](std::FILE *F) {
+    EXPECT_TRUE(writeReport(Ts, {"t", ""}, F, Error)) << Error;
+  });
+  size_t Lines = 0, At = 0;
+  while ((At = Html.find("\"points\":[", At)) != std::string::npos) {
+    auto Points = firstLinePoints(Html, At);
+    EXPECT_EQ(Points.size(), 1000u) << "line " << Lines;
+    ++Lines;
+    ++At;
+  }
+  EXPECT_EQ(Lines, 160u);
+}
+
+TEST(ReportTest, TheStepIsTheMiddleInstanceOfTheRegionThatHoldsOthers) {
+  // Five `step` regions, each holding a forward and a backward, among
+  // more frequent leaf regions: the step is chosen, its third instance.
+  Builder B(5, 0);
+  uint32_t Step = B.site(SiteKind::Region, "pipeline", "step");
+  uint32_t Fwd = B.site(SiteKind::Region, "compute", "forward");
+  uint32_t Bwd = B.site(SiteKind::Region, "compute", "backward");
+  uint32_t Log = B.site(SiteKind::Region, "user", "log");
+  int64_t T = 1000;
+  for (int I = 0; I < 5; ++I) {
+    B.add(EventKind::Region, Step, T, 100, nullptr, 0);
+    B.add(EventKind::Region, Fwd, T + 10, 30, nullptr, 1);
+    B.add(EventKind::Region, Bwd, T + 50, 40, nullptr, 1);
+    for (int L = 0; L < 3; ++L)
+      B.add(EventKind::Region, Log, T + 100 + L * 10, 5, nullptr, 0);
+    T += 200;
+  }
+  std::string Html = reportOf(std::move(B), {"t", ""});
+  EXPECT_NE(Html.find("\"step\":{\"cat\":\"pipeline\",\"name\":\"step\","
+                      "\"pid\":5,\"start_ns\":1400,\"dur_ns\":100"),
+            std::string::npos)
+      << Html;
+  // Its spans: itself and its two children; self time: 100 - 30 - 40.
+  EXPECT_NE(Html.find("\"name\":\"step\",\"count\":5,\"total_ns\":500,"
+                      "\"self_ns\":150"),
+            std::string::npos);
+}
+
 // --- exports valid in every case (issue 12 item 8) -------------------------
 
 /// A trace whose times are real ones (ns since the Unix epoch, above 2^53)
