@@ -57,6 +57,7 @@ int main(int Argc, char **Argv) {
         std::fprintf(stderr, "invariants-bench: %s\n", Error.c_str());
         std::exit(2);
       }
+      T.Stream->setEncodedValues(true); // as sonde check reads
       for (const Event &E : events(T)) {
         ++Records;
         if (C)

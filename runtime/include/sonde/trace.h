@@ -65,6 +65,24 @@ struct Value {
   static Value object(Members M);
   static Value array(std::vector<Value> Items);
 
+  /// A file's strings by id (ids no String block defined are empty): what
+  /// the object keys of an encoded value name.
+  using KeyTable = std::vector<std::string>;
+  /// An Object or Array a stream kept in the file's encoding
+  /// (TraceStream::setEncodedValues): its bytes (one value, from its tag)
+  /// and the strings its keys name. Data is null for every other value.
+  struct Encoding {
+    const uint8_t *Data = nullptr;
+    size_t Size = 0;
+    const KeyTable *Keys = nullptr;
+  };
+  Encoding encoding() const;
+  /// An Object or Array (`K`) kept encoded: `Bytes`, checked by the reader,
+  /// decoded on the first call of members(), items() or get(), so a reader
+  /// of the bytes alone (sonde check) never builds the members.
+  static Value encoded(Kind K, std::string Bytes,
+                       std::shared_ptr<const KeyTable> Keys);
+
 private:
   struct Composite;
   std::shared_ptr<const Composite> C;
@@ -252,6 +270,11 @@ public:
   /// events and their order are the same either way.
   enum class WalkThread { Auto, Always, Never };
   void setWalkThread(WalkThread W);
+  /// Keep the objects and arrays of values in the file's encoding
+  /// (Value::encoded): one allocation per structured value instead of one
+  /// per member, for readers that walk the bytes (sonde check). The
+  /// values read the same through Value's accessors. Set before next().
+  void setEncodedValues(bool On);
 
   struct Impl;
 

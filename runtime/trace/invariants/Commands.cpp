@@ -86,6 +86,9 @@ bool readEach(const std::vector<std::string> &Inputs,
     }
     if (!T.Problem.empty())
       diag("warning", F + ": " + T.Problem + "; read up to there");
+    // The Feed walks structured values' bytes (ValueDecode.h): kept
+    // encoded, they cost one allocation each instead of one per member.
+    T.Stream->setEncodedValues(true);
     for (const Event &E : events(T))
       Observe(T, E);
     EndTrace();
@@ -141,6 +144,7 @@ bool checkAll(const std::vector<std::string> &Inputs,
           break;
         if (!T.Problem.empty())
           P.Warnings.push_back(F + ": " + T.Problem + "; read up to there");
+        T.Stream->setEncodedValues(true); // as in readEach
         for (const Event &E : events(T))
           C.observe(T, E);
         C.endTrace();

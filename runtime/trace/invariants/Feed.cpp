@@ -56,7 +56,9 @@ std::string Scalar::text() const {
 
 namespace {
 
-bool scalarOf(const Value &V, Scalar &Out) {
+using detail::FlatNode;
+
+bool scalarOf(const FlatNode &V, Scalar &Out) {
   switch (V.K) {
   case Value::Kind::Bool:
     Out.K = Scalar::Kind::Bool;
@@ -76,20 +78,7 @@ bool scalarOf(const Value &V, Scalar &Out) {
     return true;
   case Value::Kind::String:
     Out.K = Scalar::Kind::Str;
-    Out.S = V.str();
-    return true;
-  default:
-    return false;
-  }
-}
-
-bool isScalar(const Value &V) {
-  switch (V.K) {
-  case Value::Kind::Bool:
-  case Value::Kind::Int:
-  case Value::Kind::UInt:
-  case Value::Kind::Float:
-  case Value::Kind::String:
+    Out.S.assign(V.S);
     return true;
   default:
     return false;
@@ -97,11 +86,12 @@ bool isScalar(const Value &V) {
 }
 
 /// An array of scalars (a shape) as one text value: `[64,1,28,28]`.
-bool arrayText(const Value &V, std::string &Out) {
+bool arrayText(const std::vector<FlatNode> &Nodes, uint32_t At,
+               std::string &Out) {
   Out.assign(1, '[');
-  for (const Value &I : V.items()) {
-    Scalar S;
-    if (!scalarOf(I, S))
+  Scalar S;
+  for (uint32_t I = At + 1; I < Nodes[At].End; I = Nodes[I].End) {
+    if (!scalarOf(Nodes[I], S))
       return false;
     if (Out.size() > 1)
       Out += ",";
@@ -193,6 +183,7 @@ Where Feed::where(const Event &E, uint32_t Site, std::string Detail) const {
 void Feed::beginTrace(const Trace &T) {
   Cur = &T;
   ++TraceCount;
+  ++Gen; // the last trace's string table may be gone
   SiteIds.assign(T.Sites.size(), -1);
   Stacks.clear();
 }
@@ -237,6 +228,8 @@ void Feed::endTrace() {
   Cur = nullptr;
 }
 
+using detail::FlatNode;
+
 void Feed::observe(const Trace &T, const Event &E) {
   if (&T != Cur) {
     if (Cur)
@@ -270,25 +263,28 @@ void Feed::observe(const Trace &T, const Event &E) {
   }
   Layout *L = nullptr;
   CurParamStream = -1;
+  ValueAt = NoValue;
   const SiteInfo &Info = T.site(E.Site);
   if (streamed(Site)) {
     if (Site >= Layouts.size())
       Layouts.resize(Names.size());
+    flattenRecord(E, Info);
     L = &Layouts[Site].Plain;
     if (Info.Kind == SiteKind::State && E.Kind == EventKind::Watch) {
-      L = paramLayout(Site, E);
+      L = paramLayout(Site);
       if (L)
         CurParamStream = L->ParamStream;
     } else if (Info.Kind == SiteKind::Api && E.Kind == EventKind::Watch) {
-      const Value *Phase = E.V.get("phase");
-      if (Phase && Phase->str() == "post")
+      const FlatNode *Phase = field("phase");
+      if (Phase && Phase->K == Value::Kind::String && Phase->S == "post")
         L = &Layouts[Site].Post;
     }
   }
   for (Sink *K : Sinks)
     K->record(*this, E, Site);
   if (L)
-    stream(E, Site, Info, Stack, *L);
+    stream(E, Site, Stack, *L);
+  ValueAt = NoValue;
   if (IsRegion) {
     OpenScope S;
     S.Site = Site;
@@ -305,22 +301,25 @@ void Feed::observe(const Trace &T, const Event &E) {
   }
 }
 
-Feed::Cat Feed::catOf(const Value &V, int Depth, Origin O) {
-  if (isScalar(V))
+Feed::Cat Feed::catOf(uint32_t Node, int Depth, Origin O) const {
+  const FlatNode &V = Flat[Node];
+  if (V.isScalar())
     return Cat::Scalar;
   if (O == Origin::Arg) // a site's args: scalars only
     return Cat::None;
   if (V.K == Value::Kind::Array) {
     bool Scalars = true;
-    for (const Value &I : V.items())
-      Scalars &= isScalar(I);
+    for (uint32_t I = Node + 1; I < V.End; I = Flat[I].End)
+      Scalars &= Flat[I].isScalar();
     return Scalars ? Cat::Text : Depth >= 3 ? Cat::None : Cat::List;
   }
   return V.K == Value::Kind::Object && Depth < 3 ? Cat::Object : Cat::None;
 }
 
-template <class Fn>
-bool Feed::roots(const Event &E, const SiteInfo &Info, Fn &&F) {
+void Feed::flattenRecord(const Event &E, const SiteInfo &Info) {
+  Flat.clear();
+  Roots.clear();
+  ValueAt = NoValue;
   // A site's own args (not the context it inherits: the site that set the
   // context has those as its own).
   if (!Info.ArgNames.empty() && E.A)
@@ -328,66 +327,84 @@ bool Feed::roots(const Event &E, const SiteInfo &Info, Fn &&F) {
       bool Own = false;
       for (const std::string &N : Info.ArgNames)
         Own |= N == Name;
-      if (Own && !F(V, std::string_view(Name), 0, Origin::Arg))
-        return false;
+      if (Own) {
+        Roots.push_back({static_cast<uint32_t>(Flat.size()),
+                         std::string_view(Name), 0, Origin::Arg});
+        detail::flatten(V, Flat);
+      }
     }
   if (E.Kind != EventKind::Watch)
-    return true;
+    return;
+  ValueAt = static_cast<uint32_t>(Flat.size());
+  detail::flatten(E.V, Flat);
+  const FlatNode &Top = Flat[ValueAt];
   switch (Info.Kind) {
   case SiteKind::State:
-    for (const auto &[Name, Member] : E.V.members())
-      if (Name != "param" &&
-          !F(Member, std::string_view(Name), 1, Origin::State))
-        return false;
-    return true;
+    if (Top.K == Value::Kind::Object)
+      for (uint32_t I = ValueAt + 1; I < Top.End; I = Flat[I].End)
+        if (*Flat[I].Key != "param")
+          Roots.push_back(
+              {I, std::string_view(*Flat[I].Key), 1, Origin::State});
+    return;
   case SiteKind::Api: {
-    const Value *Phase = E.V.get("phase");
-    if (!Phase)
-      return true;
-    if (Phase->str() == "pre") {
+    const FlatNode *Phase = field("phase");
+    if (!Phase || Phase->K != Value::Kind::String)
+      return;
+    if (Phase->S == "pre") {
       // One stream per argument, even when all are scalars.
-      if (const Value *Args = E.V.get("args"))
-        for (const Value &A : Args->items())
-          if (!F(A, std::string_view(), 1, Origin::ApiArg))
-            return false;
-    } else if (Phase->str() == "post") {
-      if (const Value *Ret = E.V.get("ret"))
-        return F(*Ret, std::string_view("ret"), 1, Origin::ApiRet);
+      const FlatNode *Args = field("args");
+      if (Args && Args->K == Value::Kind::Array) {
+        auto A = static_cast<uint32_t>(Args - Flat.data());
+        for (uint32_t I = A + 1; I < Args->End; I = Flat[I].End)
+          Roots.push_back({I, std::string_view(), 1, Origin::ApiArg});
+      }
+    } else if (Phase->S == "post") {
+      if (const FlatNode *Ret = field("ret"))
+        Roots.push_back({static_cast<uint32_t>(Ret - Flat.data()),
+                         std::string_view("ret"), 1, Origin::ApiRet});
     }
-    return true;
+    return;
   }
   default:
-    return F(E.V, std::string_view("value"), 0, Origin::Watch);
+    Roots.push_back({ValueAt, std::string_view("value"), 0, Origin::Watch});
+    return;
   }
 }
 
-bool Feed::verify(const Value &V, std::string_view Name, int Depth, Origin O,
+bool Feed::verify(uint32_t Node, std::string_view Name, int Depth, Origin O,
                   const Layout &L, size_t &At) const {
   if (At >= L.Toks.size())
     return false;
   const Tok &T = L.Toks[At++];
-  Cat C = catOf(V, Depth, O);
-  if (T.C != C || T.Depth != Depth || T.O != O || T.Name != Name)
+  Cat C = catOf(Node, Depth, O);
+  if (T.C != C || T.Depth != Depth || T.O != O)
     return false;
-  if (C == Cat::Object) {
-    for (const auto &[N, M] : V.members())
-      if (!verify(M, N, Depth + 1, O, L, At))
-        return false;
-  } else if (C == Cat::List) {
-    for (const Value &I : V.items())
-      if (!verify(I, std::string_view(), Depth + 1, O, L, At))
-        return false;
+  // A member's key from the file's string table: the pointer the layout
+  // saw in this trace is the same name, no comparison needed.
+  const FlatNode &N = Flat[Node];
+  if (!(N.TableKey && T.Key == N.Key && T.KeyGen == Gen)) {
+    if (T.Name != Name)
+      return false;
+    if (N.TableKey) {
+      T.Key = N.Key;
+      T.KeyGen = Gen;
+    }
   }
+  if (C == Cat::Object || C == Cat::List)
+    for (uint32_t I = Node + 1; I < Flat[Node].End; I = Flat[I].End)
+      if (!verify(I, C == Cat::Object ? *Flat[I].Key : std::string_view(),
+                  Depth + 1, O, L, At))
+        return false;
   return true;
 }
 
-void Feed::build(const Value &V, std::string_view Name, bool Item, int Depth,
+void Feed::build(uint32_t Node, std::string_view Name, bool Item, int Depth,
                  Origin O, uint32_t Site, Layout &L) {
   size_t Mark = PathBuf.size();
   Tok T;
   T.Name = Name;
   T.Depth = static_cast<uint8_t>(Depth);
-  T.C = catOf(V, Depth, O);
+  T.C = catOf(Node, Depth, O);
   T.O = O;
   // The stream's path, as docs/invariants.md names it.
   if (Depth == 0)
@@ -409,12 +426,12 @@ void Feed::build(const Value &V, std::string_view Name, bool Item, int Depth,
   L.Toks.push_back(std::move(T));
   Cat C = L.Toks.back().C;
   if (C == Cat::Object) {
-    for (const auto &[N, M] : V.members())
-      build(M, N, false, Depth + 1, O, Site, L);
+    for (uint32_t I = Node + 1; I < Flat[Node].End; I = Flat[I].End)
+      build(I, *Flat[I].Key, false, Depth + 1, O, Site, L);
   } else if (C == Cat::List) {
-    size_t I = 0;
-    for (const Value &Each : V.items())
-      build(Each, std::to_string(I++), true, Depth + 1, O, Site, L);
+    size_t N = 0;
+    for (uint32_t I = Node + 1; I < Flat[Node].End; I = Flat[I].End)
+      build(I, std::to_string(N++), true, Depth + 1, O, Site, L);
   }
   PathBuf.resize(Mark);
 }
@@ -433,7 +450,7 @@ bool Feed::wanted(uint32_t Stream) {
   return !S.Sinks.empty();
 }
 
-void Feed::sendAll(const Value &V, int Depth, const Layout &L, size_t &At) {
+void Feed::sendAll(uint32_t Node, int Depth, const Layout &L, size_t &At) {
   const Tok &T = L.Toks[At++];
   switch (T.C) {
   case Cat::None:
@@ -448,9 +465,9 @@ void Feed::sendAll(const Value &V, int Depth, const Layout &L, size_t &At) {
     P.TopLevel = Depth == 0;
     P.HashField = T.HashField;
     if (T.C == Cat::Scalar) {
-      scalarOf(V, P.V);
+      scalarOf(Flat[Node], P.V);
     } else {
-      arrayText(V, TextBuf);
+      arrayText(Flat, Node, TextBuf);
       P.V.K = Scalar::Kind::Str;
       P.V.S = TextBuf;
     }
@@ -459,29 +476,28 @@ void Feed::sendAll(const Value &V, int Depth, const Layout &L, size_t &At) {
     return;
   }
   case Cat::Object:
-    for (const auto &Member : V.members())
-      sendAll(Member.second, Depth + 1, L, At);
-    return;
   case Cat::List:
-    for (const Value &I : V.items())
+    for (uint32_t I = Node + 1; I < Flat[Node].End; I = Flat[I].End)
       sendAll(I, Depth + 1, L, At);
     return;
   }
 }
 
-Feed::Layout *Feed::paramLayout(uint32_t Site, const Event &E) {
-  const Value *Param = E.V.get("param");
+Feed::Layout *Feed::paramLayout(uint32_t Site) {
+  const FlatNode *Param = field("param");
   if (!Param || Param->K != Value::Kind::String)
     return nullptr;
   SiteLayouts &S = Layouts[Site];
-  const std::string &Name = Param->str();
+  std::string_view Name = Param->S;
   size_t I = S.NextParam;
   if (I >= S.Params.size() || S.Params[I].Param != Name) {
-    auto [It, New] = S.ParamIndex.try_emplace(Name, S.Params.size());
+    auto [It, New] =
+        S.ParamIndex.try_emplace(std::string(Name), S.Params.size());
     if (New) {
       S.Params.emplace_back();
       S.Params.back().Param = Name;
-      S.Params.back().ParamStream = intern(Names[Site] + " [" + Name + "]");
+      S.Params.back().ParamStream =
+          intern(Names[Site] + " [" + std::string(Name) + "]");
     }
     I = It->second;
   }
@@ -489,7 +505,7 @@ Feed::Layout *Feed::paramLayout(uint32_t Site, const Event &E) {
   return &S.Params[I];
 }
 
-void Feed::stream(const Event &E, uint32_t Site, const SiteInfo &Info,
+void Feed::stream(const Event &E, uint32_t Site,
                   const std::vector<OpenScope> &Stack, Layout &L) {
   Point &P = Pt; // reused: its string keeps its capacity
   P.Site = Site;
@@ -498,36 +514,26 @@ void Feed::stream(const Event &E, uint32_t Site, const SiteInfo &Info,
   // Does the record have the layout of the last one? Names compared, no
   // path built; if not, the layout is made again from this record.
   size_t At = 0;
-  bool Same =
-      roots(E, Info,
-            [&](const Value &V, std::string_view Name, int Depth, Origin O) {
-              return verify(V, Name, Depth, O, L, At);
-            }) &&
-      At == L.Toks.size();
-  if (!Same) {
+  bool Same = true;
+  for (const Root &R : Roots)
+    if (!(Same = verify(R.Node, R.Name, R.Depth, R.O, L, At)))
+      break;
+  if (!Same || At != L.Toks.size()) {
     L.Toks.clear();
     std::string Prefix = L.Param.empty() ? std::string() : " [" + L.Param + "]";
     size_t ArgNo = 0;
-    roots(E, Info,
-          [&](const Value &V, std::string_view Name, int Depth, Origin O) {
-            PathBuf.clear();
-            if (O == Origin::State) {
-              PathBuf = Prefix;
-              build(V, Name, false, Depth, O, Site, L);
-            } else if (O == Origin::ApiArg) {
-              PathBuf = " args[" + std::to_string(ArgNo++) + "]";
-              build(V, Name, false, Depth, O, Site, L);
-            } else {
-              build(V, Name, false, Depth, O, Site, L);
-            }
-            return true;
-          });
+    for (const Root &R : Roots) {
+      PathBuf.clear();
+      if (R.O == Origin::State)
+        PathBuf = Prefix;
+      else if (R.O == Origin::ApiArg)
+        PathBuf = " args[" + std::to_string(ArgNo++) + "]";
+      build(R.Node, R.Name, false, R.Depth, R.O, Site, L);
+    }
   }
   At = 0;
-  roots(E, Info, [&](const Value &V, std::string_view, int Depth, Origin) {
-    sendAll(V, Depth, L, At);
-    return true;
-  });
+  for (const Root &R : Roots)
+    sendAll(R.Node, R.Depth, L, At);
 }
 
 } // namespace sonde::trace::inv

@@ -14,7 +14,9 @@
 //    and result. A site's records have one shape record after record: the
 //    Feed keeps it (the names and kinds of the nodes, in preorder, with
 //    their streams), checks each record against it by comparing names,
-//    and builds stream names only when it changes.
+//    and builds stream names only when it changes. Values are walked as
+//    flat nodes (reader/ValueDecode.h), from their bytes when the stream
+//    kept them encoded (TraceStream::setEncodedValues): no Value is built.
 //
 // Memory: the open regions of each thread (each with a table over the
 // sites), the interned names and each site's layout; nothing per record.
@@ -25,6 +27,7 @@
 #define SONDE_TRACE_INVARIANTS_FEED_H
 
 #include "Invariants.h"
+#include "reader/ValueDecode.h"
 
 #include <string>
 #include <string_view>
@@ -147,6 +150,12 @@ public:
   /// For a model state record, while its sinks see it: the stream of its
   /// parameter (`site [param]`), or -1.
   int64_t paramStream() const { return CurParamStream; }
+  /// While the sinks see a streamed watch record: the member `Key` of its
+  /// value, or null (none, or not an object).
+  const detail::FlatNode *field(std::string_view Key) const {
+    return ValueAt == NoValue ? nullptr
+                              : detail::flatMember(Flat, ValueAt, Key);
+  }
 
   /// Says something once to whoever runs the command (a warning): what a
   /// relation could not do with these traces, and why.
@@ -169,6 +178,10 @@ private:
     Origin O = Origin::Watch;
     bool HashField = false;
     uint32_t Stream = 0;
+    /// The key of a file's string table (FlatNode::TableKey) that had
+    /// Name in trace KeyGen: the same pointer then needs no comparison.
+    mutable const std::string *Key = nullptr;
+    mutable uint64_t KeyGen = 0;
   };
   /// The nodes of a site's records (of one parameter's, for model state),
   /// as the last record had them. Records of a site have the same shape
@@ -193,18 +206,19 @@ private:
   uint32_t siteOf(const Trace &T, uint32_t Id);
   void close(std::vector<OpenScope> &Stack);
   /// The layout of a model state record (null if it names no parameter).
-  Layout *paramLayout(uint32_t Site, const Event &E);
-  void stream(const Event &E, uint32_t Site, const SiteInfo &Info,
+  Layout *paramLayout(uint32_t Site);
+  /// Flattens the record's own args and value into Flat (each arg, then
+  /// the value, in preorder: ValueDecode.h) and lists its roots: the args,
+  /// and the value or the parts of it that are streams of their own.
+  void flattenRecord(const Event &E, const SiteInfo &Info);
+  void stream(const Event &E, uint32_t Site,
               const std::vector<OpenScope> &Stack, Layout &L);
-  /// Calls Fn(node value, name, index, depth, origin) for each root of
-  /// the record and returns false as soon as Fn does.
-  template <class Fn> bool roots(const Event &E, const SiteInfo &Info, Fn &&F);
-  bool verify(const Value &V, std::string_view Name, int Depth, Origin O,
+  bool verify(uint32_t Node, std::string_view Name, int Depth, Origin O,
               const Layout &L, size_t &Cur) const;
-  void build(const Value &V, std::string_view Name, bool Item, int Depth,
+  void build(uint32_t Node, std::string_view Name, bool Item, int Depth,
              Origin O, uint32_t Site, Layout &L);
-  void sendAll(const Value &V, int Depth, const Layout &L, size_t &Cur);
-  static Cat catOf(const Value &V, int Depth, Origin O);
+  void sendAll(uint32_t Node, int Depth, const Layout &L, size_t &Cur);
+  Cat catOf(uint32_t Node, int Depth, Origin O) const;
   bool wanted(uint32_t Stream);
 
   std::vector<Sink *> Sinks;
@@ -230,10 +244,23 @@ private:
   std::vector<std::vector<int32_t>> PosPool; ///< closed scopes' tables
   uint64_t NextIter = 1;
   size_t TraceCount = 0;
+  uint64_t Gen = 0; ///< counts beginTrace(): whose string table keys are
   uint64_t Records = 0;
   std::string PathBuf, TextBuf;
   Point Pt;
   std::vector<SiteLayouts> Layouts; ///< per interned site
+  /// The record being streamed, flat (flattenRecord): its nodes, where its
+  /// value's are (NoValue: none), and its roots.
+  static constexpr uint32_t NoValue = ~0u;
+  std::vector<detail::FlatNode> Flat;
+  uint32_t ValueAt = NoValue;
+  struct Root {
+    uint32_t Node;
+    std::string_view Name;
+    int Depth;
+    Origin O;
+  };
+  std::vector<Root> Roots;
   int64_t CurParamStream = -1;
   std::vector<std::string> Notes;
 };

@@ -89,6 +89,7 @@ bool followCheck(const std::vector<std::string> &Inputs,
           Unread.push_back(Error);
           continue;
         }
+        T.Stream->setEncodedValues(true); // as in Commands.cpp
         for (const Event &E : events(T))
           C.observe(T, E);
         C.endTrace();

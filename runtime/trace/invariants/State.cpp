@@ -25,17 +25,25 @@
 namespace sonde::trace::inv {
 namespace {
 
-/// The parameter's identity: its hash, else its statistics.
-bool fingerprint(const Event &E, std::string &Print) {
-  if (const Value *H = E.V.get("hash"); H && H->K == Value::Kind::String) {
-    Print = H->str();
+/// The parameter's identity: its hash, else its statistics (the fields of
+/// the model state record the Feed is streaming).
+bool fingerprint(const Feed &F, std::string &Print) {
+  if (const detail::FlatNode *H = F.field("hash");
+      H && H->K == Value::Kind::String) {
+    Print.assign(H->S);
     return true;
   }
   Print.clear();
   for (const char *Field : {"norm", "mean", "std", "min", "max"})
-    if (const Value *V = E.V.get(Field); V && V->isNumber()) {
+    if (const detail::FlatNode *V = F.field(Field);
+        V && (V->K == Value::Kind::Int || V->K == Value::Kind::UInt ||
+              V->K == Value::Kind::Float || V->K == Value::Kind::Bool)) {
+      double N = V->K == Value::Kind::Int     ? static_cast<double>(V->I)
+                 : V->K == Value::Kind::UInt  ? static_cast<double>(V->U)
+                 : V->K == Value::Kind::Float ? V->F
+                                              : (V->B ? 1 : 0);
       char Buf[32];
-      std::snprintf(Buf, sizeof(Buf), "%.17g/", V->number());
+      std::snprintf(Buf, sizeof(Buf), "%.17g/", N);
       Print += Buf;
     }
   return !Print.empty();
@@ -43,9 +51,9 @@ bool fingerprint(const Event &E, std::string &Print) {
 
 /// The stream of the parameter of a model state record (`<site>
 /// [fc1.weight]`), which the Feed resolved, and its fingerprint.
-bool paramOf(const Feed &F, const Event &E, uint32_t &Stream,
+bool paramOf(const Feed &F, const Event &, uint32_t &Stream,
              std::string &Print) {
-  if (F.paramStream() < 0 || !fingerprint(E, Print))
+  if (F.paramStream() < 0 || !fingerprint(F, Print))
     return false;
   Stream = static_cast<uint32_t>(F.paramStream());
   return true;

@@ -40,6 +40,8 @@ using format::Cursor;
 using format::Ev;
 using format::Val;
 
+struct EncodedKeys;
+
 /// A string of the file: a varint length, then its bytes.
 std::string readStr(Cursor &C);
 
@@ -145,6 +147,11 @@ public:
   void finishCheck();
 
   bool decodeValue(Cursor &C, Value &V, unsigned Depth = 0);
+  /// Keep structured values encoded (TraceStream::setEncodedValues;
+  /// ValueDecode.h), with the file's strings as a table made once.
+  bool EncodedValues = false;
+  std::shared_ptr<EncodedKeys> EncKeys;
+  std::shared_ptr<EncodedKeys> encodedKeys() const;
 
   /// Ticks to ns since the Unix epoch, saturated (no bounds).
   int64_t toNs(uint64_t Tsc) const {

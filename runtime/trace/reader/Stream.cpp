@@ -465,4 +465,6 @@ void TraceStream::setLookAhead(size_t Events) { I->LookAhead = Events; }
 
 void TraceStream::setWalkThread(WalkThread W) { I->Walker = W; }
 
+void TraceStream::setEncodedValues(bool On) { I->D.EncodedValues = On; }
+
 } // namespace sonde::trace

@@ -1,14 +1,18 @@
 //===- Trace.cpp - The decoded trace: values, sites, threads --------------===//
 //
 // The small accessors of sonde/trace.h's types: a Value's number, string,
-// members and items (structures are shared, so events stay cheap to copy),
+// members and items (structures are shared, so events stay cheap to copy;
+// a structure kept encoded is decoded on first use: ValueDecode.h),
 // a site's top category, a trace's site and thread lookups.
 //
 //===----------------------------------------------------------------------===//
 
 #include "sonde/trace.h"
 
+#include "ValueDecode.h"
+
 #include <cmath>
+#include <mutex>
 
 namespace sonde::trace {
 
@@ -29,8 +33,25 @@ double Value::number() const {
 
 struct Value::Composite {
   std::string S;
-  Members M;
-  std::vector<Value> Items;
+  /// An encoded value's members or items, made on first use.
+  mutable Members M;
+  mutable std::vector<Value> Items;
+  /// Encoded (Value::encoded): its bytes and the strings its keys name.
+  std::string Bytes;
+  std::shared_ptr<const KeyTable> Keys;
+  mutable std::once_flag Decoded;
+
+  /// Makes M or Items from the bytes, once (a value may be read from
+  /// several threads, as any const object).
+  void decode() const {
+    if (Keys)
+      std::call_once(Decoded, [this] {
+        detail::decodeEncoded(
+            Encoding{reinterpret_cast<const uint8_t *>(Bytes.data()),
+                     Bytes.size(), Keys.get()},
+            M, Items);
+      });
+  }
 };
 
 const std::string &Value::str() const {
@@ -40,12 +61,18 @@ const std::string &Value::str() const {
 
 const Value::Members &Value::members() const {
   static const Members Empty;
-  return C ? C->M : Empty;
+  if (!C)
+    return Empty;
+  C->decode();
+  return C->M;
 }
 
 const std::vector<Value> &Value::items() const {
   static const std::vector<Value> Empty;
-  return C ? C->Items : Empty;
+  if (!C)
+    return Empty;
+  C->decode();
+  return C->Items;
 }
 
 const Value *Value::get(std::string_view Key) const {
@@ -53,6 +80,24 @@ const Value *Value::get(std::string_view Key) const {
     if (KV.first == Key)
       return &KV.second;
   return nullptr;
+}
+
+Value::Encoding Value::encoding() const {
+  if (!C || !C->Keys)
+    return {};
+  return {reinterpret_cast<const uint8_t *>(C->Bytes.data()), C->Bytes.size(),
+          C->Keys.get()};
+}
+
+Value Value::encoded(Kind K, std::string Bytes,
+                     std::shared_ptr<const KeyTable> Keys) {
+  Value V;
+  V.K = K;
+  auto P = std::make_shared<Composite>();
+  P->Bytes = std::move(Bytes);
+  P->Keys = std::move(Keys);
+  V.C = std::move(P);
+  return V;
 }
 
 Value Value::string(std::string S) {

@@ -3,15 +3,77 @@
 // A record's value (a watch's, an arg's): scalars inline, strings, and the
 // objects and arrays of tensor summaries, whose keys name strings the file
 // defined before. Split from Records.cpp because what a value costs to
-// decode is its own concern (sonde check decodes every one).
+// decode is its own concern (sonde check decodes every one). A structure
+// is decoded into Values (one allocation per member and per string), or,
+// when the stream was asked to (TraceStream::setEncodedValues), kept as its
+// bytes, read later by Value's accessors or walked as flat nodes
+// (ValueDecode.h). The readings walk the bytes the same way, and a value is
+// kept encoded only when its bytes decode without a fault, so every reading
+// gives the same value.
 //
 //===----------------------------------------------------------------------===//
 
+#include "ValueDecode.h"
+
 #include "Decoder.h"
 
-namespace sonde::trace::detail {
+#include <algorithm>
 
-bool Decoder::decodeValue(Cursor &C, Value &V, unsigned Depth) {
+namespace sonde::trace::detail {
+namespace {
+
+/// Decodes one value; `Key(id)` gives an object key's string, or null when
+/// no String block defined it.
+template <class KeyFn>
+bool decodeWith(Cursor &C, Value &V, unsigned Depth, const KeyFn &Key);
+
+/// An object's members, after its tag. False on a key no String block
+/// defined (the object is then not made); else `Ok` says whether the
+/// members decoded without a fault (a fault keeps those before it).
+template <class KeyFn>
+bool membersWith(Cursor &C, Value::Members &M, unsigned Depth, const KeyFn &Key,
+                 bool &Ok) {
+  uint64_t N = C.varint();
+  // Each member takes two bytes at least: a count cannot reserve more.
+  M.reserve(static_cast<size_t>(std::min<uint64_t>(N, C.left() / 2)));
+  Ok = true;
+  for (uint64_t I = 0; I < N && C.ok(); ++I) {
+    uint64_t Id = C.varint();
+    const std::string *Name = C.ok() ? Key(Id) : nullptr;
+    if (!Name)
+      return false; // every key is defined by a String block before use
+    M.emplace_back(*Name, Value());
+    if (!decodeWith(C, M.back().second, Depth + 1, Key)) {
+      Ok = C.ok(); // truncated inside: keep what came before
+      break;
+    }
+    if (M.back().second.K == Value::Kind::Truncated)
+      break;
+  }
+  Ok = Ok && C.ok();
+  return true;
+}
+
+template <class KeyFn>
+bool itemsWith(Cursor &C, std::vector<Value> &Items, unsigned Depth,
+               const KeyFn &Key) {
+  uint64_t N = C.varint();
+  Items.reserve(static_cast<size_t>(std::min<uint64_t>(N, C.left())));
+  bool Ok = true;
+  for (uint64_t I = 0; I < N && C.ok(); ++I) {
+    Items.emplace_back();
+    if (!decodeWith(C, Items.back(), Depth + 1, Key)) {
+      Ok = C.ok();
+      break;
+    }
+    if (Items.back().K == Value::Kind::Truncated)
+      break;
+  }
+  return Ok && C.ok();
+}
+
+template <class KeyFn>
+bool decodeWith(Cursor &C, Value &V, unsigned Depth, const KeyFn &Key) {
   if (Depth > 64)
     return false;
   auto Tag = static_cast<Val>(C.byte());
@@ -43,45 +105,232 @@ bool Decoder::decodeValue(Cursor &C, Value &V, unsigned Depth) {
     return C.ok();
   case Val::Object: {
     Value::Members M;
-    uint64_t N = C.varint();
-    bool Ok = true;
-    for (uint64_t I = 0; I < N && C.ok(); ++I) {
-      uint64_t Key = C.varint();
-      auto It = Strings.find(static_cast<uint32_t>(Key));
-      if (!C.ok() || It == Strings.end() || Key > UINT32_MAX)
-        return false; // every key is defined by a String block before use
-      M.emplace_back(It->second.first, Value());
-      if (!decodeValue(C, M.back().second, Depth + 1)) {
-        Ok = C.ok(); // truncated inside: keep what came before
-        break;
-      }
-      if (M.back().second.K == Value::Kind::Truncated)
-        break;
-    }
+    bool Ok;
+    if (!membersWith(C, M, Depth, Key, Ok))
+      return false;
     V = Value::object(std::move(M));
-    return Ok && C.ok();
+    return Ok;
   }
   case Val::Array: {
     std::vector<Value> Items;
-    uint64_t N = C.varint();
-    bool Ok = true;
-    for (uint64_t I = 0; I < N && C.ok(); ++I) {
-      Items.emplace_back();
-      if (!decodeValue(C, Items.back(), Depth + 1)) {
-        Ok = C.ok();
-        break;
-      }
-      if (Items.back().K == Value::Kind::Truncated)
-        break;
-    }
+    bool Ok = itemsWith(C, Items, Depth, Key);
     V = Value::array(std::move(Items));
-    return Ok && C.ok();
+    return Ok;
   }
   case Val::Truncated:
     V.K = Value::Kind::Truncated;
     return true;
   }
   return false;
+}
+
+/// The size of the value at C (from its tag) when it decodes without any
+/// fault (every key defined, nothing cut), else 0: exactly the values that
+/// decodeWith reads whole, over the same bytes.
+bool wholeValue(Cursor &C, unsigned Depth, const EncodedKeys &Keys) {
+  if (Depth > 64)
+    return false;
+  auto Tag = static_cast<Val>(C.byte());
+  if (!C.ok())
+    return false;
+  switch (Tag) {
+  case Val::Null:
+  case Val::False:
+  case Val::True:
+  case Val::Truncated:
+    return true;
+  case Val::Int:
+  case Val::UInt:
+    C.varint();
+    return C.ok();
+  case Val::Float:
+    C.f64();
+    return C.ok();
+  case Val::String:
+    C.bytes(C.varint());
+    return C.ok();
+  case Val::Object:
+  case Val::Array: {
+    bool Object = Tag == Val::Object;
+    uint64_t N = C.varint();
+    for (uint64_t I = 0; I < N && C.ok(); ++I) {
+      if (Object) {
+        uint64_t Id = C.varint();
+        if (!C.ok() || Id >= Keys.Defined.size() || !Keys.Defined[Id])
+          return false;
+      }
+      const uint8_t *ItemAt = C.pos();
+      if (!wholeValue(C, Depth + 1, Keys))
+        return false;
+      if (static_cast<Val>(*ItemAt) == Val::Truncated)
+        break;
+    }
+    return C.ok();
+  }
+  }
+  return false;
+}
+
+/// Appends the nodes of the value at C, which wholeValue() accepted.
+void flattenBytes(Cursor &C, const Value::KeyTable &Keys,
+                  const std::string *Key, std::vector<FlatNode> &Out) {
+  size_t At = Out.size();
+  Out.emplace_back();
+  Out[At].Key = Key;
+  Out[At].TableKey = Key != nullptr;
+  auto Tag = static_cast<Val>(C.byte());
+  switch (Tag) {
+  case Val::Null:
+    Out[At].K = Value::Kind::Null;
+    break;
+  case Val::False:
+  case Val::True:
+    Out[At].K = Value::Kind::Bool;
+    Out[At].B = Tag == Val::True;
+    break;
+  case Val::Int:
+    Out[At].K = Value::Kind::Int;
+    Out[At].I = C.svarint();
+    break;
+  case Val::UInt:
+    Out[At].K = Value::Kind::UInt;
+    Out[At].U = C.varint();
+    break;
+  case Val::Float:
+    Out[At].K = Value::Kind::Float;
+    Out[At].F = C.f64();
+    break;
+  case Val::String: {
+    Out[At].K = Value::Kind::String;
+    uint64_t N = C.varint();
+    Out[At].S = std::string_view(reinterpret_cast<const char *>(C.bytes(N)),
+                                 static_cast<size_t>(N));
+    break;
+  }
+  case Val::Object:
+  case Val::Array: {
+    bool Object = Tag == Val::Object;
+    Out[At].K = Object ? Value::Kind::Object : Value::Kind::Array;
+    uint64_t N = C.varint();
+    for (uint64_t I = 0; I < N && C.ok(); ++I) {
+      const std::string *Name = Object ? &Keys[C.varint()] : nullptr;
+      const uint8_t *ItemAt = C.pos();
+      flattenBytes(C, Keys, Name, Out);
+      if (static_cast<Val>(*ItemAt) == Val::Truncated)
+        break;
+    }
+    break;
+  }
+  case Val::Truncated:
+    Out[At].K = Value::Kind::Truncated;
+    break;
+  }
+  Out[At].End = static_cast<uint32_t>(Out.size());
+}
+
+void flattenValue(const Value &V, const std::string *Key,
+                  std::vector<FlatNode> &Out) {
+  if (V.encoding().Data) {
+    const Value::Encoding E = V.encoding();
+    Cursor C(E.Data, E.Data + E.Size);
+    flattenBytes(C, *E.Keys, Key, Out);
+    return;
+  }
+  size_t At = Out.size();
+  Out.emplace_back();
+  FlatNode &N = Out[At];
+  N.K = V.K;
+  N.Key = Key;
+  if (V.K == Value::Kind::Bool)
+    N.B = V.B;
+  else if (V.K == Value::Kind::Int)
+    N.I = V.I;
+  else if (V.K == Value::Kind::UInt)
+    N.U = V.U;
+  else if (V.K == Value::Kind::Float)
+    N.F = V.F;
+  else if (V.K == Value::Kind::String)
+    N.S = V.str();
+  else if (V.K == Value::Kind::Object)
+    for (const auto &[Name, M] : V.members())
+      flattenValue(M, &Name, Out);
+  else if (V.K == Value::Kind::Array)
+    for (const Value &I : V.items())
+      flattenValue(I, nullptr, Out);
+  Out[At].End = static_cast<uint32_t>(Out.size());
+}
+
+} // namespace
+
+bool Decoder::decodeValue(Cursor &C, Value &V, unsigned Depth) {
+  const uint8_t *At = C.pos();
+  if (EncodedValues && Depth == 0 && C.left() &&
+      (static_cast<Val>(*At) == Val::Object ||
+       static_cast<Val>(*At) == Val::Array)) {
+    if (!EncKeys)
+      EncKeys = encodedKeys();
+    Cursor Probe = C;
+    if (EncKeys->Table && wholeValue(Probe, 0, *EncKeys)) {
+      auto N = static_cast<size_t>(Probe.pos() - At);
+      V = Value::encoded(
+          static_cast<Val>(*At) == Val::Object ? Value::Kind::Object
+                                               : Value::Kind::Array,
+          std::string(reinterpret_cast<const char *>(At), N), EncKeys->Table);
+      C = Probe;
+      return true;
+    }
+  }
+  return decodeWith(C, V, Depth, [this](uint64_t Id) -> const std::string * {
+    auto It = Strings.find(static_cast<uint32_t>(Id));
+    return It == Strings.end() || Id > UINT32_MAX ? nullptr : &It->second.first;
+  });
+}
+
+std::shared_ptr<EncodedKeys> Decoder::encodedKeys() const {
+  auto K = std::make_shared<EncodedKeys>();
+  uint32_t Max = 0;
+  for (const auto &[Id, S] : Strings)
+    Max = std::max(Max, Id);
+  // Ids are dense (given out in order): a table far larger than the
+  // strings is a corrupt file's, and its values are decoded as usual.
+  if (Strings.empty() || Max > 4 * Strings.size() + 4096)
+    return K;
+  auto Table = std::make_shared<Value::KeyTable>(size_t(Max) + 1);
+  K->Defined.assign(size_t(Max) + 1, 0);
+  for (const auto &[Id, S] : Strings) {
+    (*Table)[Id] = S.first;
+    K->Defined[Id] = 1;
+  }
+  K->Table = std::move(Table);
+  return K;
+}
+
+bool decodeEncoded(const Value::Encoding &E, Value::Members &Members,
+                   std::vector<Value> &Items) {
+  Cursor C(E.Data, E.Data + E.Size);
+  auto Key = [&E](uint64_t Id) -> const std::string * {
+    return Id < E.Keys->size() ? &(*E.Keys)[Id] : nullptr;
+  };
+  auto Tag = static_cast<Val>(C.byte());
+  if (Tag == Val::Object) {
+    bool Ok;
+    return membersWith(C, Members, 0, Key, Ok) && Ok;
+  }
+  return Tag == Val::Array && itemsWith(C, Items, 0, Key);
+}
+
+void flatten(const Value &V, std::vector<FlatNode> &Out) {
+  flattenValue(V, nullptr, Out);
+}
+
+const FlatNode *flatMember(const std::vector<FlatNode> &Nodes, size_t At,
+                           std::string_view Key) {
+  if (At >= Nodes.size() || Nodes[At].K != Value::Kind::Object)
+    return nullptr;
+  for (size_t I = At + 1; I < Nodes[At].End; I = Nodes[I].End)
+    if (*Nodes[I].Key == Key)
+      return &Nodes[I];
+  return nullptr;
 }
 
 /// decodeValue without the value: true exactly where decodeValue would be

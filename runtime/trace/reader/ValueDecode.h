@@ -1,0 +1,81 @@
+//===- ValueDecode.h - Values kept in the file's encoding -------*- C++ -*-===//
+//
+// A structured value (a tensor summary, a model state record) decoded into
+// Value objects costs an allocation per member and per string, which made
+// three quarters of `sonde check`. A stream can keep such values in the
+// file's encoding instead (TraceStream::setEncodedValues, Value::encoded):
+// this header is what reads those bytes, either into Values when a user asks
+// (Value::members()) or, for readers that only walk them, into a flat list
+// of nodes in preorder with no allocation once its vector has grown
+// (flatten(): the invariants' Feed).
+//
+// Private to the trace library.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SONDE_TRACE_READER_VALUEDECODE_H
+#define SONDE_TRACE_READER_VALUEDECODE_H
+
+#include "sonde/trace.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sonde::trace::detail {
+
+/// Decodes an encoded Object's members or an Array's items (the other one
+/// stays empty). False when the bytes are not one value whose keys are in
+/// the table (the reader checked them: never for a stream's values).
+bool decodeEncoded(const Value::Encoding &E, Value::Members &Members,
+                   std::vector<Value> &Items);
+
+/// What a Decoder keeps to make encoded values: the file's strings as a
+/// table (built once, when the outline has read them all) and which ids a
+/// String block defined.
+struct EncodedKeys {
+  std::shared_ptr<const Value::KeyTable> Table;
+  std::vector<uint8_t> Defined;
+};
+
+/// One node of a value in preorder: a scalar, a string, or an Object or
+/// Array followed by its members' or items' nodes.
+struct FlatNode {
+  Value::Kind K = Value::Kind::Null;
+  /// The node's place in the list past its subtree: an object's first
+  /// member is the next node, its second is at the first's End.
+  uint32_t End = 0;
+  /// An object member's key; null for array items and the root.
+  const std::string *Key = nullptr;
+  /// Key is in a file's string table (an encoded value's): the same
+  /// pointer, while the file is read, is the same key.
+  bool TableKey = false;
+  union {
+    bool B;
+    int64_t I = 0;
+    uint64_t U;
+    double F;
+  };
+  /// A String's text (in the value's bytes or its decoded string).
+  std::string_view S;
+
+  bool isScalar() const {
+    return K == Value::Kind::Bool || K == Value::Kind::Int ||
+           K == Value::Kind::UInt || K == Value::Kind::Float ||
+           K == Value::Kind::String;
+  }
+};
+
+/// Appends the nodes of `V` (encoded or not: the same nodes) to `Out`. The
+/// nodes point into `V`, valid while it lives unchanged.
+void flatten(const Value &V, std::vector<FlatNode> &Out);
+
+/// The member `Key` of the object at `Out[At]`, or null.
+const FlatNode *flatMember(const std::vector<FlatNode> &Nodes, size_t At,
+                           std::string_view Key);
+
+} // namespace sonde::trace::detail
+
+#endif // SONDE_TRACE_READER_VALUEDECODE_H
