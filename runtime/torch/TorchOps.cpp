@@ -84,9 +84,10 @@ constexpr const char *BackwardCategory = "torch.op.backward";
 struct Tracing {
   std::mutex Lock;
   at::CallbackHandle Handle = 0; ///< under Lock; 0: not installed
-  bool Shapes = false;           ///< fixed while installed
-  /// Every site made so far, by name; names and sites are never freed.
-  std::unordered_map<std::string_view, const Site *> Sites;
+  /// Every site made so far, by name, without and with the `shapes` arg
+  /// (tracing may be turned off and on again the other way); names and
+  /// sites are never freed.
+  std::unordered_map<std::string_view, const Site *> Sites[2];
 };
 
 // Immortal: ops may run in static destructors.
@@ -103,11 +104,12 @@ uint64_t hashName(const char *S) noexcept {
 }
 
 /// The site of an op name, made on first sight.
-const Site *internSite(const char *Name, bool Backward) noexcept {
+const Site *internSite(const char *Name, bool Backward, bool Shapes) noexcept {
   Tracing &Tr = tracing();
   std::lock_guard<std::mutex> G(Tr.Lock);
-  auto It = Tr.Sites.find(Name);
-  if (It != Tr.Sites.end())
+  auto &Sites = Tr.Sites[Shapes];
+  auto It = Sites.find(Name);
+  if (It != Sites.end())
     return It->second;
   // The autograd engine wraps each backward node in a FUNCTION-scope
   // record ("autograd::engine::evaluate_function: AddmmBackward0"): it is
@@ -120,8 +122,8 @@ const Site *internSite(const char *Name, bool Backward) noexcept {
     std::memcpy(Copy, Name, Len + 1);
     const Site *S =
         new Site(SiteKind::Region, Backward ? BackwardCategory : OpCategory,
-                 Copy, "<aten>", 0, "", 0, 0, Tr.Shapes ? "shapes" : "");
-    Tr.Sites.emplace(std::string_view(Copy, Len), S);
+                 Copy, "<aten>", 0, "", 0, 0, Shapes ? "shapes" : "");
+    Sites.emplace(std::string_view(Copy, Len), S);
     return S;
   } catch (...) {
     return nullptr;
@@ -143,30 +145,35 @@ struct ThreadOps {
 };
 thread_local ThreadOps Ops; // zero-initialized: no constructor, no guard
 
+/// A name's site in the current mode: the mode is in the key, so a cache
+/// filled before tracing was turned on the other way is never wrong.
+template <bool Shapes>
 const Site *siteFor(const char *Name, bool Backward) noexcept {
-  uint64_t H = hashName(Name);
+  uint64_t H = hashName(Name) ^ (Shapes ? 0x9e3779b97f4a7c15ull : 0);
   ThreadOps::Entry &E = Ops.Cache[H & (ThreadOps::CacheSize - 1)];
-  if (SONDE_LIKELY(E.S && E.Hash == H && std::strcmp(E.S->Name, Name) == 0))
+  if (SONDE_LIKELY(E.S && E.Hash == H && std::strcmp(E.S->Name, Name) == 0 &&
+                   (E.S->Args[0] != '\0') == Shapes))
     return E.S;
-  const Site *S = internSite(Name, Backward);
+  const Site *S = internSite(Name, Backward, Shapes);
   if (S)
     E = {H, S};
   return S;
 }
 
+/// The start callback; with `Shapes`, the one installed with needsInputs.
+template <bool Shapes>
 std::unique_ptr<at::ObserverContext> onStart(const at::RecordFunction &Fn) {
   bool Opened = false;
   const char *Name = Fn.name();
   if (Name) {
     const Site *S =
-        siteFor(Name, Fn.scope() == at::RecordScope::BACKWARD_FUNCTION);
+        siteFor<Shapes>(Name, Fn.scope() == at::RecordScope::BACKWARD_FUNCTION);
     if (uint32_t Id = S ? rt::detail::activeId(*S) : 0) {
       rt::ThreadState *T = rt::detail::thread();
       uint64_t Tsc = now();
-      bool Args = S->Args[0] != '\0';
-      if (Args)
+      if (Shapes)
         rt::detail::pushArgs(T, Id, Tsc, InputShapes{Fn.inputs()});
-      rt::detail::open(T, Id, Tsc, Args);
+      rt::detail::open(T, Id, Tsc, Shapes);
       Opened = true;
     }
   }
@@ -209,9 +216,9 @@ bool enableOps(bool Shapes) noexcept {
   if (Tr.Handle)
     return true;
   try {
-    Tr.Shapes = Shapes;
     Tr.Handle = at::addGlobalCallback(
-        at::RecordFunctionCallback(onStart, onEnd)
+        at::RecordFunctionCallback(Shapes ? onStart<true> : onStart<false>,
+                                   onEnd)
             .needsInputs(Shapes)
             .scopes({at::RecordScope::FUNCTION,
                      at::RecordScope::BACKWARD_FUNCTION}));
