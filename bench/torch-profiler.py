@@ -162,15 +162,18 @@ mnist = os.path.join(build, "examples", "mnist")
 if not (os.path.exists(torchlib) and os.path.exists(proflib)):
     missing["torch.op_ns_sonde"] = "libsonde_torch or bench/libsonde-bench-profiler was not built"
 else:
-    if os.path.exists(micro):
-        res.update(measure("micro", [micro, str(micro_ops)]))
-    else:
-        missing["torch.op_ns_sonde"] = "bench/torch-ops-bench was not built"
-    if os.path.exists(mnist):
-        res.update(measure("mnist", [mnist, os.path.join(build, "examples", "mnist-data"),
-                                     "--checkpoint", os.path.join(tmp, "model.pt")]))
-    else:
-        missing["torch.op_ns_sonde_mnist"] = "examples/mnist was not built"
+    for key, binary, workload, argv in (
+            ("torch.op_ns_sonde", micro, "micro", [micro, str(micro_ops)]),
+            ("torch.op_ns_sonde_mnist", mnist, "mnist",
+             [mnist, os.path.join(build, "examples", "mnist-data"),
+              "--checkpoint", os.path.join(tmp, "model.pt")])):
+        if not os.path.exists(binary):
+            missing[key] = f"{os.path.relpath(binary, build)} was not built"
+            continue
+        try:
+            res.update(measure(workload, argv))
+        except subprocess.CalledProcessError as e:
+            missing[key] = f"a {workload} run failed: {' '.join(map(str, e.cmd))}: exit {e.returncode}"
 res["torch.profiler_rounds"] = rounds
 res["torch.profiler_load1"] = os.getloadavg()[0]
 if missing:
