@@ -169,7 +169,8 @@ int mainThenFinish(int Argc, char **Argv, char **Env) {
 } // namespace
 
 /// glibc's entry, called by the program's _start: run the real one with
-/// `main` wrapped.
+/// `main` wrapped. The name is glibc's, hence reserved.
+// NOLINTNEXTLINE(bugprone-reserved-identifier,readability-identifier-naming)
 extern "C" int __libc_start_main(MainFn Main, int Argc, char **Argv,
                                  void (*Init)(), void (*Fini)(),
                                  void (*RtldFini)(), void *StackEnd) {
