@@ -7,11 +7,13 @@
 // `AddmmBackward0`).
 //
 // Operator names are only known at run time, so each distinct name gets a
-// Site made once and never freed (interned under a lock); a per-thread
-// direct-mapped cache keyed by a hash of the name finds it afterwards
-// without a lock or an allocation. The region itself goes through the
-// thread's shadow stack like any other, so ops nest under the program's
-// own regions (compute.forward > aten::linear > aten::addmm).
+// Site made once and never freed (interned under a lock), one without and
+// one with the `shapes` arg; per-thread direct-mapped caches, keyed by the
+// name's address and by a hash of its characters, find it afterwards
+// without a lock, an allocation or, for an operator, hashing its name. The
+// region itself goes through the thread's shadow stack like any other, so ops
+// nest under the program's own regions (compute.forward > aten::linear >
+// aten::addmm).
 //
 //===----------------------------------------------------------------------===//
 
@@ -84,9 +86,10 @@ constexpr const char *BackwardCategory = "torch.op.backward";
 struct Tracing {
   std::mutex Lock;
   at::CallbackHandle Handle = 0; ///< under Lock; 0: not installed
-  bool Shapes = false;           ///< fixed while installed
-  /// Every site made so far, by name; names and sites are never freed.
-  std::unordered_map<std::string_view, const Site *> Sites;
+  /// Every site made so far, by name, without and with the `shapes` arg
+  /// (tracing may be turned off and on again the other way); names and
+  /// sites are never freed.
+  std::unordered_map<std::string_view, const Site *> Sites[2];
 };
 
 // Immortal: ops may run in static destructors.
@@ -103,11 +106,12 @@ uint64_t hashName(const char *S) noexcept {
 }
 
 /// The site of an op name, made on first sight.
-const Site *internSite(const char *Name, bool Backward) noexcept {
+const Site *internSite(const char *Name, bool Backward, bool Shapes) noexcept {
   Tracing &Tr = tracing();
   std::lock_guard<std::mutex> G(Tr.Lock);
-  auto It = Tr.Sites.find(Name);
-  if (It != Tr.Sites.end())
+  auto &Sites = Tr.Sites[Shapes];
+  auto It = Sites.find(Name);
+  if (It != Sites.end())
     return It->second;
   // The autograd engine wraps each backward node in a FUNCTION-scope
   // record ("autograd::engine::evaluate_function: AddmmBackward0"): it is
@@ -120,53 +124,83 @@ const Site *internSite(const char *Name, bool Backward) noexcept {
     std::memcpy(Copy, Name, Len + 1);
     const Site *S =
         new Site(SiteKind::Region, Backward ? BackwardCategory : OpCategory,
-                 Copy, "<aten>", 0, "", 0, 0, Tr.Shapes ? "shapes" : "");
-    Tr.Sites.emplace(std::string_view(Copy, Len), S);
+                 Copy, "<aten>", 0, "", 0, 0, Shapes ? "shapes" : "");
+    Sites.emplace(std::string_view(Copy, Len), S);
     return S;
   } catch (...) {
     return nullptr;
   }
 }
 
-/// A thread's view: a cache of sites by name hash, and which of the ops
-/// open on this thread opened a region (their end callbacks close it).
+/// A thread's view: its caches of sites, and which of the ops open on this
+/// thread opened a region (their end callbacks close it).
+///
+/// An operator's name is its schema's string, whose address does not
+/// change: the first cache is keyed by the address, so a hit costs a
+/// pointer compare and a short strcmp (an address may be reused for
+/// another name: backward nodes' names are strings made per call). The
+/// second is keyed by a hash of the name's characters, for names met at a
+/// new address; only a name neither knows takes the lock.
 struct ThreadOps {
   static constexpr uint32_t CacheSize = 1024;
   static constexpr uint32_t MaxDepth = 256;
-  struct Entry {
+  struct ByAddress {
+    const char *Name;
+    const Site *S;
+  };
+  struct ByHash {
     uint64_t Hash;
     const Site *S;
   };
-  Entry Cache[CacheSize];
+  ByAddress Addressed[CacheSize];
+  ByHash Hashed[CacheSize];
   uint32_t Depth;
   bool Opened[MaxDepth];
 };
 thread_local ThreadOps Ops; // zero-initialized: no constructor, no guard
 
+/// Whether `S` is the site of `Name` in this mode (with the shapes arg or
+/// without).
+template <bool Shapes> bool isSiteOf(const Site *S, const char *Name) noexcept {
+  return S && (S->Args[0] != '\0') == Shapes && std::strcmp(S->Name, Name) == 0;
+}
+
+/// A name's site in the current mode: the mode is in both keys, so a cache
+/// filled before tracing was turned on the other way is never wrong.
+template <bool Shapes>
 const Site *siteFor(const char *Name, bool Backward) noexcept {
-  uint64_t H = hashName(Name);
-  ThreadOps::Entry &E = Ops.Cache[H & (ThreadOps::CacheSize - 1)];
-  if (SONDE_LIKELY(E.S && E.Hash == H && std::strcmp(E.S->Name, Name) == 0))
-    return E.S;
-  const Site *S = internSite(Name, Backward);
-  if (S)
+  auto Addr = reinterpret_cast<uintptr_t>(Name);
+  ThreadOps::ByAddress &A =
+      Ops.Addressed[((Addr >> 4) ^ (Addr >> 14) ^ Shapes) &
+                    (ThreadOps::CacheSize - 1)];
+  if (SONDE_LIKELY(A.Name == Name && isSiteOf<Shapes>(A.S, Name)))
+    return A.S;
+  uint64_t H = hashName(Name) ^ (Shapes ? 0x9e3779b97f4a7c15ull : 0);
+  ThreadOps::ByHash &E = Ops.Hashed[H & (ThreadOps::CacheSize - 1)];
+  const Site *S = E.Hash == H && isSiteOf<Shapes>(E.S, Name)
+                      ? E.S
+                      : internSite(Name, Backward, Shapes);
+  if (S) {
     E = {H, S};
+    A = {Name, S};
+  }
   return S;
 }
 
+/// The start callback; with `Shapes`, the one installed with needsInputs.
+template <bool Shapes>
 std::unique_ptr<at::ObserverContext> onStart(const at::RecordFunction &Fn) {
   bool Opened = false;
   const char *Name = Fn.name();
   if (Name) {
     const Site *S =
-        siteFor(Name, Fn.scope() == at::RecordScope::BACKWARD_FUNCTION);
+        siteFor<Shapes>(Name, Fn.scope() == at::RecordScope::BACKWARD_FUNCTION);
     if (uint32_t Id = S ? rt::detail::activeId(*S) : 0) {
       rt::ThreadState *T = rt::detail::thread();
       uint64_t Tsc = now();
-      bool Args = S->Args[0] != '\0';
-      if (Args)
+      if (Shapes)
         rt::detail::pushArgs(T, Id, Tsc, InputShapes{Fn.inputs()});
-      rt::detail::open(T, Id, Tsc, Args);
+      rt::detail::open(T, Id, Tsc, Shapes);
       Opened = true;
     }
   }
@@ -209,9 +243,9 @@ bool enableOps(bool Shapes) noexcept {
   if (Tr.Handle)
     return true;
   try {
-    Tr.Shapes = Shapes;
     Tr.Handle = at::addGlobalCallback(
-        at::RecordFunctionCallback(onStart, onEnd)
+        at::RecordFunctionCallback(Shapes ? onStart<true> : onStart<false>,
+                                   onEnd)
             .needsInputs(Shapes)
             .scopes({at::RecordScope::FUNCTION,
                      at::RecordScope::BACKWARD_FUNCTION}));

@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -410,6 +411,114 @@ TEST_F(TorchTest, OpTracingRecordsOpsInsideRegionsAndNotItsOwnWork) {
   ASSERT_EQ(V.size(), 1u);
   EXPECT_EQ(shape(V[0]), (std::vector<int64_t>{2, 4}));
   EXPECT_NEAR(num(V[0], "mean"), Fc(X).mean().item<double>(), 1e-6);
+}
+
+/// A recorded value in compact JSON: the form the exports give it.
+std::string compact(const Value &V) {
+  switch (V.K) {
+  case Value::Kind::Null:
+    return "null";
+  case Value::Kind::Bool:
+    return V.B ? "true" : "false";
+  case Value::Kind::Int:
+    return std::to_string(V.I);
+  case Value::Kind::UInt:
+    return std::to_string(V.U);
+  case Value::Kind::Array: {
+    std::string S = "[";
+    for (const Value &I : V.items())
+      S += (S.size() > 1 ? "," : "") + compact(I);
+    return S + "]";
+  }
+  default:
+    return "?";
+  }
+}
+
+/// Every op region directly inside the region named `Outer`, in order:
+/// "name shapes", or "name -" for a region without the arg.
+std::vector<std::string> opsIn(const Trace &T, const std::string &Outer) {
+  const Event *O = nullptr;
+  for (const Event &E : T.Events)
+    if (E.Kind == EventKind::Region && T.site(E.Site).Name == Outer)
+      O = &E;
+  std::vector<std::pair<int64_t, std::string>> Ops;
+  if (!O)
+    return {};
+  for (const Event &E : T.Events) {
+    if (E.Kind != EventKind::Region || E.Level != O->Level + 1 ||
+        E.Ts < O->Ts || E.Ts > O->Ts + O->Dur ||
+        T.site(E.Site).Category != "torch.op")
+      continue;
+    std::string Shapes = "-";
+    for (const auto &A : *E.A)
+      if (A.first == "shapes")
+        Shapes = compact(A.second);
+    Ops.emplace_back(E.Ts, T.site(E.Site).Name + " " + Shapes);
+  }
+  std::sort(Ops.begin(), Ops.end());
+  std::vector<std::string> Out;
+  for (auto &P : Ops)
+    Out.push_back(P.second);
+  return Out;
+}
+
+/// The export of `Ts` as jsonl or chrome, as a string.
+std::string exported(const std::vector<Trace> &Ts, bool Chrome) {
+  char *Buf = nullptr;
+  size_t Len = 0;
+  std::FILE *Out = open_memstream(&Buf, &Len);
+  if (Chrome)
+    sonde::trace::exportChrome(Ts, Out);
+  else
+    sonde::trace::exportJsonl(Ts, Out);
+  std::fclose(Out);
+  std::string S(Buf, Len);
+  std::free(Buf);
+  return S;
+}
+
+TEST_F(TorchTest, OpShapesAreExactInTheTraceAndItsExports) {
+  static sonde::Site Plain(sonde::SiteKind::Region, "user", "without.shapes",
+                           __FILE__, __LINE__, __func__);
+  static sonde::Site Seq(sonde::SiteKind::Region, "user", "with.shapes",
+                         __FILE__, __LINE__, __func__);
+  at::Tensor A = at::ones({2, 3}), B = at::ones({3}), C = at::ones({3, 4});
+  at::Tensor Zero = at::scalar_tensor(2.0);
+  // First without shapes, then with: the op sites of the first mode must
+  // not carry over (the same names, the other way).
+  ASSERT_TRUE(sonde::torch::enableOpTracing());
+  {
+    sonde::Region R(Plain);
+    at::add(A, B);
+  }
+  sonde::torch::disableOpTracing();
+  ASSERT_TRUE(sonde::torch::enableOpTracing(/*Shapes=*/true));
+  {
+    sonde::Region R(Seq);
+    at::add(A, B);
+    at::mm(A, C);
+    at::add(A, Zero, 3);
+    at::sum(A, {1}, /*keepdim=*/true);
+  }
+  sonde::torch::disableOpTracing();
+  Trace T = readBack();
+  EXPECT_EQ(opsIn(T, "without.shapes"),
+            (std::vector<std::string>{"aten::add -"}));
+  // One item per input: a tensor's sizes, a number as itself (alpha), a
+  // bool as itself, anything else (an int list, an absent dtype) null.
+  EXPECT_EQ(opsIn(T, "with.shapes"),
+            (std::vector<std::string>{
+                "aten::add [[2,3],[3],1]", "aten::mm [[2,3],[3,4]]",
+                "aten::add [[2,3],[],3]", "aten::sum [[2,3],null,true,null]"}));
+  std::vector<Trace> Ts;
+  Ts.push_back(std::move(T));
+  std::string Jsonl = exported(Ts, false);
+  EXPECT_NE(Jsonl.find("\"args\":{\"shapes\":[[2,3],[3,4]]}"),
+            std::string::npos);
+  std::string Chrome = exported(Ts, true);
+  EXPECT_NE(Chrome.find("\"shapes\":[[2,3],null,true,null]"),
+            std::string::npos);
 }
 
 } // namespace
