@@ -174,6 +174,10 @@ public:
   };
 
 private:
+  /// The site of `E` and its plotted number in `V`, when E is a point of
+  /// a plot; null otherwise.
+  const SiteInfo *plotted(const Event &E, double &V) const;
+
   using Key = std::pair<std::string, std::string>;
   std::map<Key, Series> Watches;
   std::vector<Key> Order;

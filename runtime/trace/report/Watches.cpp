@@ -65,6 +65,13 @@ void WatchPlots::Line::flush() {
   Pending.clear();
 }
 
+const SiteInfo *WatchPlots::plotted(const Event &E, double &V) const {
+  if (E.Kind != EventKind::Watch)
+    return nullptr;
+  const SiteInfo &S = Current->site(E.Site);
+  return plotValue(S, E.V, V) ? &S : nullptr;
+}
+
 void WatchPlots::beginCount(size_t TraceIndex, const Trace &T) {
   TI = TraceIndex;
   Current = &T;
@@ -83,11 +90,10 @@ void WatchPlots::count(const Event &E) {
     M = std::max(M, static_cast<int64_t>(St->number()));
   }
   double V;
-  if (E.Kind != EventKind::Watch)
+  const SiteInfo *Plotted = plotted(E, V);
+  if (!Plotted)
     return;
-  const SiteInfo &S = Current->site(E.Site);
-  if (!plotValue(S, E.V, V))
-    return;
+  const SiteInfo &S = *Plotted;
   auto [It, New] = Watches.try_emplace(Key(S.Name, S.Function));
   Series &W = It->second;
   if (New) {
@@ -136,12 +142,10 @@ void WatchPlots::beginPoints(size_t TraceIndex, const Trace &T) {
 
 void WatchPlots::point(const Event &E) {
   double V;
-  if (E.Kind != EventKind::Watch)
+  const SiteInfo *Plotted = plotted(E, V);
+  if (!Plotted)
     return;
-  const SiteInfo &S = Current->site(E.Site);
-  if (!plotValue(S, E.V, V))
-    return;
-  Series &W = Watches[Key(S.Name, S.Function)];
+  Series &W = Watches[Key(Plotted->Name, Plotted->Function)];
   Line &L = W.Lines[TI];
   double X = static_cast<double>(L.Added);
   if (!W.XName.empty())
