@@ -265,9 +265,9 @@ public:
   /// How many events the ordering may hold (default 1 << 20).
   void setLookAhead(size_t Events);
   /// Where the events walk runs: on a thread of its own, a few batches
-  /// ahead of the caller (Auto: for traces of 65536 events or more, when
-  /// the load average leaves a core free), or on the caller's thread. The
-  /// events and their order are the same either way.
+  /// ahead of the caller (Always), or on the caller's thread (Never, and
+  /// Auto: measured faster on idle and busy machines alike). The events and
+  /// their order are the same either way.
   enum class WalkThread { Auto, Always, Never };
   void setWalkThread(WalkThread W);
   /// Keep the objects and arrays of values in the file's encoding
