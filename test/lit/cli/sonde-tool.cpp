@@ -51,6 +51,14 @@
 // RUN: sh -c '%sonde-trace summary %t/-run --look-ahead=-3 2>&1; echo "exit $?"' | FileCheck %s --check-prefix=LOOKNEG
 // LOOKNEG: sonde: error: '--look-ahead' takes a number of events (1 or more), not '-3'
 // LOOKNEG: exit 2
+// The report streams its traces too, so it takes the look-ahead and says
+// when a region held more; info reads no event and refuses it.
+// RUN: sh -c '%sonde-trace report %t/-run -o %t/la.html --look-ahead 0 2>&1; echo "exit $?"' | FileCheck %s --check-prefix=RLOOKZERO
+// RLOOKZERO: sonde: error: '--look-ahead' takes a number of events (1 or more), not '0'
+// RLOOKZERO: exit 2
+// RUN: sh -c '%sonde-trace info %t/-run --look-ahead 5 2>&1; echo "exit $?"' | FileCheck %s --check-prefix=ILOOK
+// ILOOK: sonde: error: '--look-ahead' is an option of 'summary', 'export', 'merge', 'report' and 'dump', not of 'info'
+// ILOOK: exit 2
 // The warm-up steps the rates keep apart (docs/rates.md): 0 or more.
 // RUN: sh -c '%sonde-trace summary %t/-run --warmup=-1 2>&1; echo "exit $?"' | FileCheck %s --check-prefix=WARMNEG
 // WARMNEG: sonde: error: '--warmup' takes a number of steps (0 or more), not '-1'
