@@ -41,6 +41,7 @@ using format::Ev;
 using format::Val;
 
 struct EncodedKeys;
+class Order;
 
 /// A string of the file: a varint length, then its bytes.
 std::string readStr(Cursor &C);
@@ -137,9 +138,10 @@ public:
   /// Starts `W` on the block `EB`, `C` over its body.
   void beginEvents(Cursor &C, const EventsBlock &EB, RecordSink *Out,
                    BlockWalk &W);
-  /// Decodes up to `Budget` more records of `W`'s block into `Out`; W.Done
-  /// once the block is.
+  /// Decodes up to `Budget` more records of `W`'s block into `Out` (the
+  /// check when null); W.Done once the block is.
   void moreEvents(BlockWalk &W, RecordSink *Out, size_t Budget);
+  void moreEvents(BlockWalk &W, Order *Out, size_t Budget);
   /// After walk 1: the clock line through the first and last anchors.
   void clockLine();
   /// After walk 2: what the file's problems and times are, the args of the
@@ -248,6 +250,20 @@ private:
   /// Null when `Site` (a number as the file gives it) was defined before
   /// offset `Before` and may carry a record of type `Type`, else why not.
   const char *checkSite(uint64_t Site, Ev Type, uint64_t Before) const;
+  /// What checkSite() says, as one test: whether `Site` was defined before
+  /// `Before` and may carry a record of type `Type` (SiteTypes).
+  bool siteMay(uint64_t Site, Ev Type, uint64_t Before) const {
+    return Site < SiteTypes.size() &&
+           (SiteTypes[Site] >> static_cast<unsigned>(Type) & 1) &&
+           SiteAt[Site] < Before;
+  }
+  /// Per site id, a bit per record type (Ev) checkSite() allows, set when
+  /// its Site block is read: the check asks once per record.
+  std::vector<uint16_t> SiteTypes;
+  void noteSiteTypes(uint32_t Id);
+  /// The walk of moreEvents(): the check when `Sink` is CheckOnly.
+  struct CheckOnly;
+  template <class Sink> void walkBlock(BlockWalk &W, Sink *Out, size_t Budget);
   /// Whether a Thread block before offset `Before` announced `Index` (a
   /// number as the file gives it).
   bool knownThread(uint64_t Index, uint64_t Before) const {
@@ -274,6 +290,7 @@ private:
     if (T.Sites.size() <= Id) {
       T.Sites.resize(Id + 1);
       SiteAt.resize(Id + 1, ~uint64_t(0));
+      SiteTypes.resize(Id + 1, 0);
     }
     return true;
   }

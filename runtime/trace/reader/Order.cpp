@@ -32,9 +32,7 @@ Order::Order(std::vector<Pending> Open,
   }
 }
 
-Order::ThreadOrder &Order::of(uint32_t Thread) {
-  if (HaveLast && Thread == LastThread) // records come in blocks of one thread
-    return Threads[LastSlot];
+Order::ThreadOrder &Order::slowOf(uint32_t Thread) {
   auto [It, New] = Slot.try_emplace(Thread, Threads.size());
   HaveLast = true;
   LastThread = Thread;
@@ -42,25 +40,6 @@ Order::ThreadOrder &Order::of(uint32_t Thread) {
   if (New)
     Threads.emplace_back();
   return Threads[It->second];
-}
-
-Pending &Order::fresh() {
-  ++Held;
-  if (!Free.empty()) {
-    Filling = Free.back();
-    Free.pop_back();
-  } else {
-    Nodes.emplace_back();
-    Filling = static_cast<uint32_t>(Nodes.size() - 1);
-  }
-  Nodes[Filling].Next = Nodes[Filling].Prev = None;
-  return Nodes[Filling].P;
-}
-
-void Order::commit() {
-  uint32_t I = Filling;
-  Filling = None;
-  push(of(Nodes[I].P.E.Thread), I);
 }
 
 void Order::push(ThreadOrder &TO, uint32_t I) {
@@ -114,16 +93,6 @@ void Order::push(ThreadOrder &TO, uint32_t I) {
     ++Known;
   if (Level <= Known)
     finalize(TO, false);
-}
-
-void Order::appendFinal(ThreadOrder &TO, uint32_t First, uint32_t Last) {
-  Nodes[First].Prev = TO.FinalTail;
-  if (TO.FinalTail != None)
-    Nodes[TO.FinalTail].Next = First;
-  else
-    TO.FinalHead = First;
-  Nodes[Last].Next = None;
-  TO.FinalTail = Last;
 }
 
 void Order::finalize(ThreadOrder &TO, bool AtEnd) {
@@ -196,6 +165,10 @@ Pending *Order::next() {
     Given = None;
     --Held;
   }
+  // One thread with an event final (a single-threaded trace, most of the
+  // time): nothing to merge or wait for.
+  if (Threads.size() == 1 && Threads[0].FinalHead != None)
+    return take(Threads[0]);
   for (;;) {
     ThreadOrder *Best = nullptr;
     bool Blocked = false;
@@ -228,12 +201,16 @@ Pending *Order::next() {
       return nullptr;
     if (Blocked)
       ++Late;
-    Given = Best->FinalHead;
-    Best->FinalHead = Nodes[Given].Next;
-    if (Best->FinalHead == None)
-      Best->FinalTail = None;
-    return &Nodes[Given].P;
+    return take(*Best);
   }
+}
+
+Pending *Order::take(ThreadOrder &TO) {
+  Given = TO.FinalHead;
+  TO.FinalHead = Nodes[Given].Next;
+  if (TO.FinalHead == None)
+    TO.FinalTail = None;
+  return &Nodes[Given].P;
 }
 
 } // namespace sonde::trace::detail
