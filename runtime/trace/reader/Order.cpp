@@ -158,17 +158,7 @@ void Order::giveWay() {
   GaveWay = true;
 }
 
-Pending *Order::next() {
-  if (Given != None) {
-    // Its event is overwritten when the node is used again.
-    Free.push_back(Given);
-    Given = None;
-    --Held;
-  }
-  // One thread with an event final (a single-threaded trace, most of the
-  // time): nothing to merge or wait for.
-  if (Threads.size() == 1 && Threads[0].FinalHead != None)
-    return take(Threads[0]);
+Pending *Order::merge() {
   for (;;) {
     ThreadOrder *Best = nullptr;
     bool Blocked = false;
@@ -203,14 +193,6 @@ Pending *Order::next() {
       ++Late;
     return take(*Best);
   }
-}
-
-Pending *Order::take(ThreadOrder &TO) {
-  Given = TO.FinalHead;
-  TO.FinalHead = Nodes[Given].Next;
-  if (TO.FinalHead == None)
-    TO.FinalTail = None;
-  return &Nodes[Given].P;
 }
 
 } // namespace sonde::trace::detail

@@ -74,7 +74,19 @@ public:
   /// The next event in order, or null when more blocks must be decoded
   /// first (or, after endOfFile(), when there is none). Valid until the
   /// next call.
-  Pending *next();
+  Pending *next() {
+    if (Given != None) {
+      // Its event is overwritten when the node is used again.
+      Free.push_back(Given);
+      Given = None;
+      --Held;
+    }
+    // One thread with an event final (a single-threaded trace, most of the
+    // time): nothing to merge or wait for.
+    if (Threads.size() == 1 && Threads[0].FinalHead != None)
+      return take(Threads[0]);
+    return merge();
+  }
 
   size_t held() const { return Held; }
   /// Events that went out before a region that holds them, or before an
@@ -122,7 +134,15 @@ private:
   /// finalizes what it holds.
   void giveWay();
   /// Gives `TO`'s first final event.
-  Pending *take(ThreadOrder &TO);
+  Pending *take(ThreadOrder &TO) {
+    Given = TO.FinalHead;
+    TO.FinalHead = Nodes[Given].Next;
+    if (TO.FinalHead == None)
+      TO.FinalTail = None;
+    return &Nodes[Given].P;
+  }
+  /// next() when threads must be merged or waited for.
+  Pending *merge();
 
   std::vector<Node> Nodes;
   std::vector<uint32_t> Free;

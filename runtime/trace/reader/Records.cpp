@@ -219,6 +219,7 @@ void Decoder::walkBlock(BlockWalk &W, Sink *Out, size_t Budget) {
   const uint32_t Thread = W.Thread;
   const bool Deltas = W.Deltas;
   ThreadDecode &TD = Threads[Thread];
+  const Args *const NoArgs = &noArgs();
   for (size_t Done = 0;; ++Done) {
     if (C.atEnd() || C.pos() >= Stop) {
       W.Done = true;
@@ -405,8 +406,9 @@ void Decoder::walkBlock(BlockWalk &W, Sink *Out, size_t Budget) {
         // The end converted as a point, not the length as a length: rounded
         // apart, Ts + Dur could pass the start of what follows by 1 ns.
         E.Dur = std::max<int64_t>(0, bound(toNs(EndTsc)) - E.Ts);
-      E.A = A ? A.get() : &noArgs();
-      E.Keep = std::move(A);
+      E.A = A ? A.get() : NoArgs;
+      if (A || E.Keep) // most events have none, and the node held none
+        E.Keep = std::move(A);
       Out->commit();
     }
   }
