@@ -51,6 +51,10 @@ std::string readStr(Cursor &C);
 const uint8_t *readAt(int Fd, std::vector<uint8_t> &Buf, uint64_t Off,
                       size_t Len);
 
+/// The least bytes of Events blocks a file has for its check to be split
+/// across two cores (CheckSplit.cpp); the tests lower it.
+extern uint64_t ParallelCheckMinBytes;
+
 /// The empty arg set, which most events point to.
 const Args &noArgs();
 
@@ -62,6 +66,10 @@ struct CtxEntry {
 };
 struct ThreadDecode {
   std::vector<CtxEntry> Ctx;
+  /// In the later part of a split check (CheckSplit.cpp): the sites of the
+  /// pops that found no push of this part, in order; they pop what the
+  /// earlier part left.
+  std::vector<uint32_t> Missed;
   /// The arg set last computed, valid while the stack is unchanged.
   std::shared_ptr<const Args> Cached;
   uint32_t CachedOwn = ~0u;
@@ -147,6 +155,31 @@ public:
   /// After walk 2: what the file's problems and times are, the args of the
   /// regions open at the end. Resets the per-thread state for walk 3.
   void finishCheck();
+
+  /// The check over blocks [From, To) of `Blocks`, whose bytes `Bytes`
+  /// gives (null when they cannot be read).
+  template <class BytesOf>
+  void checkBlocks(size_t From, size_t To, BytesOf Bytes) {
+    for (size_t I = From; I < To; ++I) {
+      const EventsBlock &EB = Blocks[I];
+      const uint8_t *P = Bytes(EB.Offset, EB.Len);
+      Cursor C(P, P ? P + EB.Len : P);
+      events(C, EB, nullptr);
+    }
+  }
+  /// A decoder for the check of blocks after this one's (CheckSplit.cpp):
+  /// the outline copied, nothing of the check yet.
+  std::unique_ptr<Decoder> laterPart() const;
+  /// Takes in what the check of `Later`, a laterPart() that walked the
+  /// blocks after this one's, found: as if this decoder had walked them
+  /// too. False when it cannot (too many pops of earlier pushes to keep):
+  /// this decoder must walk them itself.
+  bool absorb(Decoder &Later);
+  /// Pops the innermost push of `Site`; false when there is none.
+  static bool popContext(ThreadDecode &TD, uint32_t Site);
+  /// Whether this decoder checks a later part of the file: its pops may
+  /// pop pushes of the part before (CheckSplit.cpp).
+  bool Later = false;
 
   bool decodeValue(Cursor &C, Value &V, unsigned Depth = 0);
   /// Keep structured values encoded (TraceStream::setEncodedValues;
@@ -283,6 +316,12 @@ private:
   /// Notes what a plain Watch record of `Site` whose value starts at `C`
   /// leaves for the WatchDelta records after it (nothing read from `C`).
   void notePrevInt(const Cursor &C, uint32_t Site);
+  void noteMissedPop(ThreadDecode &TD, uint32_t Site);
+  /// Missed pops kept by a later part, at most MaxMissed (then absorb()
+  /// refuses: a file of pops without pushes must not grow memory).
+  size_t MissedPops = 0;
+  bool TooManyMissed = false;
+  static constexpr size_t MaxMissed = 4096;
 
 public:
   std::shared_ptr<const Args> argsFor(ThreadDecode &TD, uint32_t OwnSite);

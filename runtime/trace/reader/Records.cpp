@@ -102,6 +102,15 @@ void Decoder::noteSiteTypes(uint32_t Id) {
 
 struct Decoder::CheckOnly {};
 
+namespace {
+/// Runs `F` when it goes out of scope.
+template <class F> struct AtExit {
+  F Fn;
+  ~AtExit() { Fn(); }
+};
+template <class F> AtExit<F> atExit(F Fn) { return AtExit<F>{std::move(Fn)}; }
+} // namespace
+
 void Decoder::countTime(uint64_t StartTsc, uint64_t EndTsc) {
   int64_t Start = toNs(StartTsc);
   if (Start != bound(Start))
@@ -196,7 +205,25 @@ void Decoder::walkBlock(BlockWalk &W, Sink *Out, size_t Budget) {
   constexpr bool Check = std::is_same_v<Sink, CheckOnly>;
   if (W.Done)
     return;
-  Cursor &C = W.C;
+  // The walk's state lives in locals, which stay in registers through the
+  // loop (a store into a node could alias anything a reference reaches),
+  // and goes back into W and the decoder on every way out.
+  Cursor C = W.C;
+  uint64_t Tsc = W.Tsc;
+  uint32_t PointLevel = W.PointLevel;
+  uint64_t LastTsc = MaxTsc, Counted = Records, Earliest = MinTick,
+           Latest = MaxTick;
+  bool Ticked = AnyTick;
+  auto Back = atExit([&] {
+    W.C = C;
+    W.Tsc = Tsc;
+    W.PointLevel = PointLevel;
+    MaxTsc = LastTsc;
+    Records = Counted;
+    MinTick = Earliest;
+    MaxTick = Latest;
+    AnyTick = Ticked;
+  });
   const EventsBlock &EB = W.EB;
   const uint8_t *Begin = W.Begin;
   const uint8_t *Stop = W.Stop;
@@ -214,8 +241,6 @@ void Decoder::walkBlock(BlockWalk &W, Sink *Out, size_t Budget) {
     corrupt(Off(At), What);
     StopAt[EB.Offset] = Off(At);
   };
-  uint64_t &Tsc = W.Tsc;
-  uint32_t &PointLevel = W.PointLevel;
   const uint32_t Thread = W.Thread;
   const bool Deltas = W.Deltas;
   ThreadDecode &TD = Threads[Thread];
@@ -341,32 +366,28 @@ void Decoder::walkBlock(BlockWalk &W, Sink *Out, size_t Budget) {
         return Bad(At, "a context record cut short");
       TD.Ctx.push_back(std::move(Entry));
       TD.Valid = false;
-      MaxTsc = std::max(MaxTsc, Tsc);
+      LastTsc = std::max(LastTsc, Tsc);
       continue;
     }
     case Ev::CtxPop: {
-      for (auto It = TD.Ctx.rbegin(); It != TD.Ctx.rend(); ++It)
-        if (It->Site == Site) {
-          TD.Ctx.erase(std::next(It).base());
-          TD.Valid = false;
-          break;
-        }
-      MaxTsc = std::max(MaxTsc, Tsc);
+      if (!popContext(TD, Site) && Check && Later)
+        noteMissedPop(TD, Site);
+      LastTsc = std::max(LastTsc, Tsc);
       continue;
     }
     default:
       return Bad(At, "a record of unknown type " +
                          std::to_string(static_cast<int>(Type)));
     }
-    MaxTsc = std::max(MaxTsc, Tsc);
+    LastTsc = std::max(LastTsc, Tsc);
     if constexpr (Check) {
-      ++Records;
+      ++Counted;
       if (TimesOneByOne) {
         countTime(StartTsc, EndTsc);
       } else { // the extremes only: the clock line is monotone
-        MinTick = std::min(MinTick, StartTsc);
-        MaxTick = std::max(MaxTick, EndTsc == ~uint64_t(0) ? StartTsc : EndTsc);
-        AnyTick = true;
+        Earliest = std::min(Earliest, StartTsc);
+        Latest = std::max(Latest, EndTsc == ~uint64_t(0) ? StartTsc : EndTsc);
+        Ticked = true;
       }
       continue;
     } else {
