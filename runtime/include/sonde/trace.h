@@ -51,8 +51,28 @@ struct Value {
     return K == Kind::Int || K == Kind::UInt || K == Kind::Float ||
            K == Kind::Bool;
   }
-  /// The value as a double. EXPECTS: isNumber().
-  double number() const;
+  /// The value as a double. EXPECTS: isNumber(). Inline: the summary asks
+  /// it of every watch.
+  double number() const {
+    switch (K) {
+    case Kind::Int:
+      return static_cast<double>(I);
+    case Kind::UInt:
+      return static_cast<double>(U);
+    case Kind::Float:
+      return F;
+    case Kind::Bool:
+      return B ? 1 : 0;
+    default:
+      return __builtin_nan("");
+    }
+  }
+  /// Whether a value of kind `K` holds a string or a structure (shared by
+  /// copies); a value of any other kind is its kind and its 8 bytes, which
+  /// the reader and the summary copy field by field.
+  static bool holdsShared(Kind K) {
+    return K == Kind::String || K == Kind::Object || K == Kind::Array;
+  }
   /// The string of a String value, else "".
   const std::string &str() const;
   /// An Object's members / an Array's items (empty for other kinds).

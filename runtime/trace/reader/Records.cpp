@@ -408,11 +408,7 @@ void Decoder::walkBlock(BlockWalk &W, Sink *Out, size_t Budget) {
       // read back the two stores that just made it as one load, which the CPU
       // cannot forward (a stall that was a sixth of the events walk). Only a
       // value that holds a string or a structure needs the move.
-      auto Shared = [](Value::Kind K) {
-        return K == Value::Kind::String || K == Value::Kind::Object ||
-               K == Value::Kind::Array;
-      };
-      if (!Shared(V.K) && !Shared(E.V.K)) {
+      if (!Value::holdsShared(V.K) && !Value::holdsShared(E.V.K)) {
         E.V.K = V.K;
         E.V.U = V.U;
       } else {

@@ -16,21 +16,6 @@
 
 namespace sonde::trace {
 
-double Value::number() const {
-  switch (K) {
-  case Kind::Int:
-    return static_cast<double>(I);
-  case Kind::UInt:
-    return static_cast<double>(U);
-  case Kind::Float:
-    return F;
-  case Kind::Bool:
-    return B ? 1 : 0;
-  default:
-    return NAN;
-  }
-}
-
 struct Value::Composite {
   std::string S;
   /// An encoded value's members or items, made on first use.

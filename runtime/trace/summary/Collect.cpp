@@ -124,8 +124,10 @@ Totals collect(const std::vector<Trace> &Traces, unsigned WarmupSteps) {
     OpenCalls Open;
     for (const Event &E : events(Tr)) {
       const SiteInfo &S = Tr.site(E.Site);
-      Rates.add(E);
-      SelfTime.add(E);
+      if (E.Kind == EventKind::Region) { // all that rates and self time count
+        Rates.add(E);
+        SelfTime.add(E);
+      }
       if (E.Kind == EventKind::Watch && S.Kind == SiteKind::Api) {
         addApi(T, BySite, ApiIndex, Open, S, E);
         continue;
@@ -175,8 +177,14 @@ Totals collect(const std::vector<Trace> &Traces, unsigned WarmupSteps) {
         ++W.Count;
         if (!W.First)
           W.First = E.V;
-        W.Last = E.V;
-        if (const Value *Scalar = scalarOf(E.V)) {
+        if (W.Last && !Value::holdsShared(W.Last->K) &&
+            !Value::holdsShared(E.V.K)) { // a scalar over a scalar
+          W.Last->K = E.V.K;
+          W.Last->U = E.V.U;
+        } else {
+          W.Last = E.V;
+        }
+        if (const Value *Scalar = E.V.isNumber() ? &E.V : scalarOf(E.V)) {
           W.Numeric = true;
           double V = Scalar->number();
           if (!std::isnan(V)) {
