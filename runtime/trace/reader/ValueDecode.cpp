@@ -124,10 +124,16 @@ bool decodeWith(Cursor &C, Value &V, unsigned Depth, const KeyFn &Key) {
   return false;
 }
 
-/// The size of the value at C (from its tag) when it decodes without any
-/// fault (every key defined, nothing cut), else 0: exactly the values that
-/// decodeWith reads whole, over the same bytes.
-bool wholeValue(Cursor &C, unsigned Depth, const EncodedKeys &Keys) {
+/// Walks the value at C (from its tag) without making it: true where
+/// decodeWith would be, `KeyOk(id)` saying whether an object key may be
+/// used. The two readings differ in what an item that fails means:
+///  - `Whole` (a value kept encoded): the value fails; so exactly the values
+///    that decodeWith reads without any fault are accepted, every byte read;
+///  - else (the reader's check, Decoder::skipValue): as in decodeWith, an
+///    item that fails while its bytes are there ends its object or array,
+///    which keeps the items before it.
+template <bool Whole, class KeyFn>
+bool walkValue(Cursor &C, unsigned Depth, const KeyFn &KeyOk) {
   if (Depth > 64)
     return false;
   auto Tag = static_cast<Val>(C.byte());
@@ -156,12 +162,15 @@ bool wholeValue(Cursor &C, unsigned Depth, const EncodedKeys &Keys) {
     for (uint64_t I = 0; I < N && C.ok(); ++I) {
       if (Object) {
         uint64_t Id = C.varint();
-        if (!C.ok() || Id >= Keys.Defined.size() || !Keys.Defined[Id])
+        if (!C.ok() || !KeyOk(Id))
           return false;
       }
       const uint8_t *ItemAt = C.pos();
-      if (!wholeValue(C, Depth + 1, Keys))
-        return false;
+      if (!walkValue<Whole>(C, Depth + 1, KeyOk)) {
+        if (Whole)
+          return false;
+        break; // decodeWith keeps the items before; C.ok() says the rest
+      }
       if (static_cast<Val>(*ItemAt) == Val::Truncated)
         break;
     }
@@ -169,6 +178,14 @@ bool wholeValue(Cursor &C, unsigned Depth, const EncodedKeys &Keys) {
   }
   }
   return false;
+}
+
+/// Whether the value at C decodes without any fault (every key defined,
+/// nothing cut), C then past it.
+bool wholeValue(Cursor &C, const EncodedKeys &Keys) {
+  return walkValue<true>(C, 0, [&Keys](uint64_t Id) {
+    return Id < Keys.DefinedAt.size() && Keys.DefinedAt[Id] != NotDefined;
+  });
 }
 
 /// Appends the nodes of the value at C, which wholeValue() accepted.
@@ -270,7 +287,7 @@ bool Decoder::decodeValue(Cursor &C, Value &V, unsigned Depth) {
     if (!EncKeys)
       EncKeys = encodedKeys();
     Cursor Probe = C;
-    if (EncKeys->Table && wholeValue(Probe, 0, *EncKeys)) {
+    if (EncKeys->Table && wholeValue(Probe, *EncKeys)) {
       auto N = static_cast<size_t>(Probe.pos() - At);
       V = Value::encoded(
           static_cast<Val>(*At) == Val::Object ? Value::Kind::Object
@@ -296,10 +313,10 @@ std::shared_ptr<EncodedKeys> Decoder::encodedKeys() const {
   if (Strings.empty() || Max > 4 * Strings.size() + 4096)
     return K;
   auto Table = std::make_shared<Value::KeyTable>(size_t(Max) + 1);
-  K->Defined.assign(size_t(Max) + 1, 0);
+  K->DefinedAt.assign(size_t(Max) + 1, NotDefined);
   for (const auto &[Id, S] : Strings) {
     (*Table)[Id] = S.first;
-    K->Defined[Id] = 1;
+    K->DefinedAt[Id] = S.second;
   }
   K->Table = std::move(Table);
   return K;
@@ -336,52 +353,21 @@ const FlatNode *flatMember(const std::vector<FlatNode> &Nodes, size_t At,
 /// decodeValue without the value: true exactly where decodeValue would be
 /// (an object key must have been defined before the block `BlockAt`).
 bool Decoder::skipValue(Cursor &C, uint64_t BlockAt, unsigned Depth) {
-  if (Depth > 64)
-    return false;
-  auto Tag = static_cast<Val>(C.byte());
-  if (!C.ok())
-    return false;
-  switch (Tag) {
-  case Val::Null:
-  case Val::False:
-  case Val::True:
-  case Val::Truncated:
-    return true;
-  case Val::Int:
-  case Val::UInt:
-    C.varint();
-    return C.ok();
-  case Val::Float:
-    C.f64();
-    return C.ok();
-  case Val::String:
-    C.bytes(C.varint());
-    return C.ok();
-  case Val::Object:
-  case Val::Array: {
-    bool Object = Tag == Val::Object;
-    uint64_t N = C.varint();
-    bool Ok = true;
-    for (uint64_t I = 0; I < N && C.ok(); ++I) {
-      if (Object) {
-        uint64_t Key = C.varint();
-        auto It = Strings.find(static_cast<uint32_t>(Key));
-        if (!C.ok() || It == Strings.end() || Key > UINT32_MAX ||
-            It->second.second >= BlockAt)
-          return false;
-      }
-      const uint8_t *ItemAt = C.pos();
-      if (!skipValue(C, BlockAt, Depth + 1)) {
-        Ok = C.ok();
-        break;
-      }
-      if (static_cast<Val>(*ItemAt) == Val::Truncated)
-        break;
-    }
-    return Ok && C.ok();
+  // The keys by id in a table made once (a hash lookup per key was most
+  // of this walk); a file of sparse ids (corrupt) looks each one up.
+  if (!EncKeys)
+    EncKeys = encodedKeys();
+  if (EncKeys->Table) {
+    const std::vector<uint64_t> &At = EncKeys->DefinedAt;
+    return walkValue<false>(C, Depth, [&At, BlockAt](uint64_t Id) {
+      return Id < At.size() && At[Id] < BlockAt;
+    });
   }
-  }
-  return false;
+  return walkValue<false>(C, Depth, [this, BlockAt](uint64_t Id) {
+    auto It = Strings.find(static_cast<uint32_t>(Id));
+    return It != Strings.end() && Id <= UINT32_MAX &&
+           It->second.second < BlockAt;
+  });
 }
 
 } // namespace sonde::trace::detail
