@@ -445,13 +445,37 @@ bool Feed::wanted(uint32_t Stream) {
     for (Sink *K : Sinks)
       if (K->wants(*this, Stream))
         S.Sinks.push_back(K);
+    S.Pure = !S.Sinks.empty();
+    for (Sink *K : S.Sinks)
+      S.Pure = S.Pure && K->pure(*this, Stream);
   }
   CurSinks = &S.Sinks;
   return !S.Sinks.empty();
 }
 
-void Feed::sendAll(uint32_t Node, int Depth, const Layout &L, size_t &At) {
-  const Tok &T = L.Toks[At++];
+void Feed::memoKey(uint32_t Node) {
+  MemoBuf.clear();
+  auto Put = [this](const FlatNode &N) {
+    MemoBuf += static_cast<char>(N.K);
+    if (N.K == Value::Kind::String) {
+      // Its length first: two items never read as one.
+      uint64_t Len = N.S.size();
+      MemoBuf.append(reinterpret_cast<const char *>(&Len), sizeof(Len));
+      MemoBuf.append(N.S);
+    } else { // the bits: 0.0 and -0.0 differ, a NaN is never sent twice
+      MemoBuf.append(reinterpret_cast<const char *>(&N.U), sizeof(N.U));
+    }
+  };
+  const FlatNode &N = Flat[Node];
+  if (N.K != Value::Kind::Array)
+    return Put(N);
+  MemoBuf += '[';
+  for (uint32_t I = Node + 1; I < N.End; I = Flat[I].End)
+    Put(Flat[I]);
+}
+
+void Feed::sendAll(uint32_t Node, int Depth, Layout &L, size_t &At) {
+  Tok &T = L.Toks[At++];
   switch (T.C) {
   case Cat::None:
     return;
@@ -459,6 +483,13 @@ void Feed::sendAll(uint32_t Node, int Depth, const Layout &L, size_t &At) {
   case Cat::Text: {
     if (!wanted(T.Stream))
       return; // no check wants it: not even converted
+    bool Pure = ToSinks[T.Stream].Pure;
+    if (Pure) {
+      memoKey(Node);
+      if (T.Held && T.Memo == MemoBuf)
+        return; // sent last time and broke nothing: it would not now
+    }
+    uint64_t Before = Violations;
     Point &P = Pt;
     P.Stream = T.Stream;
     P.O = T.O;
@@ -473,6 +504,10 @@ void Feed::sendAll(uint32_t Node, int Depth, const Layout &L, size_t &At) {
     }
     for (Sink *K : *CurSinks)
       K->value(*this, P);
+    if (Pure) {
+      T.Memo.swap(MemoBuf);
+      T.Held = Violations == Before;
+    }
     return;
   }
   case Cat::Object:

@@ -106,6 +106,14 @@ public:
   /// Whether value() wants the points of this stream; asked once per
   /// stream, so that a point goes only to the sinks that use it.
   virtual bool wants(const Feed &, uint32_t /*Stream*/) { return true; }
+  /// Whether value() on this stream is a function of the point's value
+  /// alone, which changes nothing when given again the value of a call
+  /// that found no violation (asked once per stream). When every sink that
+  /// wants a stream says so, the Feed does not send a leaf whose value is
+  /// the one it sent last, if that one broke nothing: most fields of a
+  /// model state record (dtype, shape, numel) are the same record after
+  /// record.
+  virtual bool pure(const Feed &, uint32_t /*Stream*/) { return false; }
   /// A region ended (a record past its end arrived, or the trace ended).
   virtual void scopeClosed(const Feed &, const OpenScope &) {}
   /// The trace is over: forget what chains records of one trace.
@@ -157,6 +165,10 @@ public:
                               : detail::flatMember(Flat, ValueAt, Key);
   }
 
+  /// A check found a violation (CheckSink::violate): a value that did is
+  /// sent again when it repeats.
+  void violated() const { ++Violations; }
+
   /// Says something once to whoever runs the command (a warning): what a
   /// relation could not do with these traces, and why.
   void note(std::string Text) { Notes.push_back(std::move(Text)); }
@@ -182,6 +194,10 @@ private:
     /// Name in trace KeyGen: the same pointer then needs no comparison.
     mutable const std::string *Key = nullptr;
     mutable uint64_t KeyGen = 0;
+    /// A leaf whose stream's sinks are all pure: the value last sent
+    /// (memoKey()), and whether it broke nothing.
+    std::string Memo;
+    bool Held = false;
   };
   /// The nodes of a site's records (of one parameter's, for model state),
   /// as the last record had them. Records of a site have the same shape
@@ -217,7 +233,10 @@ private:
               const Layout &L, size_t &Cur) const;
   void build(uint32_t Node, std::string_view Name, bool Item, int Depth,
              Origin O, uint32_t Site, Layout &L);
-  void sendAll(uint32_t Node, int Depth, const Layout &L, size_t &Cur);
+  void sendAll(uint32_t Node, int Depth, Layout &L, size_t &Cur);
+  /// The value of a leaf node (a scalar, or an array of them) as bytes
+  /// that are equal exactly when the values are, into MemoBuf.
+  void memoKey(uint32_t Node);
   Cat catOf(uint32_t Node, int Depth, Origin O) const;
   bool wanted(uint32_t Stream);
 
@@ -236,6 +255,7 @@ private:
   /// Per stream: the sinks that want its points (valid when Known).
   struct StreamSinks {
     bool Known = false;
+    bool Pure = false; ///< every sink in Sinks is pure() on it
     std::vector<Sink *> Sinks;
   };
   std::vector<StreamSinks> ToSinks;
@@ -246,7 +266,8 @@ private:
   size_t TraceCount = 0;
   uint64_t Gen = 0; ///< counts beginTrace(): whose string table keys are
   uint64_t Records = 0;
-  std::string PathBuf, TextBuf;
+  std::string PathBuf, TextBuf, MemoBuf;
+  mutable uint64_t Violations = 0;
   Point Pt;
   std::vector<SiteLayouts> Layouts; ///< per interned site
   /// The record being streamed, flat (flattenRecord): its nodes, where its
