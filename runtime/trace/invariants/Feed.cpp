@@ -455,23 +455,42 @@ bool Feed::wanted(uint32_t Stream) {
 
 void Feed::memoKey(uint32_t Node) {
   MemoBuf.clear();
-  auto Put = [this](const FlatNode &N) {
-    MemoBuf += static_cast<char>(N.K);
-    if (N.K == Value::Kind::String) {
-      // Its length first: two items never read as one.
-      uint64_t Len = N.S.size();
-      MemoBuf.append(reinterpret_cast<const char *>(&Len), sizeof(Len));
-      MemoBuf.append(N.S);
-    } else { // the bits: 0.0 and -0.0 differ, a NaN is never sent twice
-      MemoBuf.append(reinterpret_cast<const char *>(&N.U), sizeof(N.U));
-    }
-  };
   const FlatNode &N = Flat[Node];
-  if (N.K != Value::Kind::Array)
-    return Put(N);
-  MemoBuf += '[';
-  for (uint32_t I = Node + 1; I < N.End; I = Flat[I].End)
-    Put(Flat[I]);
+  for (uint32_t I = Node + 1; I < N.End; I = Flat[I].End) {
+    const FlatNode &Item = Flat[I];
+    MemoBuf += static_cast<char>(Item.K);
+    if (Item.K == Value::Kind::String) {
+      // Its length first: two items never read as one.
+      uint64_t Len = Item.S.size();
+      MemoBuf.append(reinterpret_cast<const char *>(&Len), sizeof(Len));
+      MemoBuf.append(Item.S);
+    } else { // the bits: 0.0 and -0.0 differ, a NaN is never sent twice
+      MemoBuf.append(reinterpret_cast<const char *>(&Item.U), sizeof(Item.U));
+    }
+  }
+}
+
+bool Feed::repeats(uint32_t Node, Tok &T) {
+  const FlatNode &N = Flat[Node];
+  bool Same;
+  if (N.K == Value::Kind::String) {
+    Same = T.MemoK == N.K && T.MemoS == N.S;
+    if (!Same)
+      T.MemoS.assign(N.S);
+  } else if (N.K == Value::Kind::Array) {
+    memoKey(Node);
+    Same = T.MemoK == N.K && T.MemoS == MemoBuf;
+    if (!Same)
+      T.MemoS.swap(MemoBuf);
+  } else { // the bits: 0.0 and -0.0 differ, a NaN is never sent twice
+    Same = T.MemoK == N.K && T.MemoBits == N.U;
+    T.MemoBits = N.U;
+  }
+  if (Same && T.Held)
+    return true;
+  T.MemoK = N.K;
+  T.Held = false;
+  return false;
 }
 
 void Feed::sendAll(uint32_t Node, int Depth, Layout &L, size_t &At) {
@@ -484,11 +503,8 @@ void Feed::sendAll(uint32_t Node, int Depth, Layout &L, size_t &At) {
     if (!wanted(T.Stream))
       return; // no check wants it: not even converted
     bool Pure = ToSinks[T.Stream].Pure;
-    if (Pure) {
-      memoKey(Node);
-      if (T.Held && T.Memo == MemoBuf)
-        return; // sent last time and broke nothing: it would not now
-    }
+    if (Pure && repeats(Node, T))
+      return; // sent last time and broke nothing: it would not now
     uint64_t Before = Violations;
     Point &P = Pt;
     P.Stream = T.Stream;
@@ -504,10 +520,8 @@ void Feed::sendAll(uint32_t Node, int Depth, Layout &L, size_t &At) {
     }
     for (Sink *K : *CurSinks)
       K->value(*this, P);
-    if (Pure) {
-      T.Memo.swap(MemoBuf);
+    if (Pure)
       T.Held = Violations == Before;
-    }
     return;
   }
   case Cat::Object:

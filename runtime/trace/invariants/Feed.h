@@ -194,10 +194,13 @@ private:
     /// Name in trace KeyGen: the same pointer then needs no comparison.
     mutable const std::string *Key = nullptr;
     mutable uint64_t KeyGen = 0;
-    /// A leaf whose stream's sinks are all pure: the value last sent
-    /// (memoKey()), and whether it broke nothing.
-    std::string Memo;
+    /// A leaf whose stream's sinks are all pure: the value last sent (a
+    /// scalar's kind and bits, a string's text, an array's memoKey()), and
+    /// whether it broke nothing.
+    Value::Kind MemoK = Value::Kind::Null;
     bool Held = false;
+    uint64_t MemoBits = 0;
+    std::string MemoS;
   };
   /// The nodes of a site's records (of one parameter's, for model state),
   /// as the last record had them. Records of a site have the same shape
@@ -234,9 +237,12 @@ private:
   void build(uint32_t Node, std::string_view Name, bool Item, int Depth,
              Origin O, uint32_t Site, Layout &L);
   void sendAll(uint32_t Node, int Depth, Layout &L, size_t &Cur);
-  /// The value of a leaf node (a scalar, or an array of them) as bytes
-  /// that are equal exactly when the values are, into MemoBuf.
+  /// The items of an array of scalars as bytes that are equal exactly
+  /// when the items are, into MemoBuf.
   void memoKey(uint32_t Node);
+  /// Whether leaf `Node` holds the value `T` last sent, which held; else
+  /// notes it as the one sent now (Held false until sent).
+  bool repeats(uint32_t Node, Tok &T);
   Cat catOf(uint32_t Node, int Depth, Origin O) const;
   bool wanted(uint32_t Stream);
 
