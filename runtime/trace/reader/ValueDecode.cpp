@@ -201,11 +201,15 @@ inline bool fastVarint(const uint8_t *&P, const uint8_t *E, uint64_t &V) {
 /// of reading a trace of tensor summaries.
 template <class KeyFn>
 const uint8_t *fastWalk(const uint8_t *P, const uint8_t *E, unsigned Depth,
-                        const KeyFn &KeyOk) {
-  if (P >= E || Depth > 64)
-    return nullptr;
-  auto Tag = static_cast<Val>(*P++);
+                        const KeyFn &KeyOk);
+
+/// The rest of a scalar whose tag was read (null: not a scalar, or cut).
+/// Inline: an object's members are mostly scalars, and a call per member
+/// cost more than reading it.
+inline const uint8_t *fastScalar(Val Tag, const uint8_t *P, const uint8_t *E,
+                                 bool &Scalar) {
   uint64_t N;
+  Scalar = true;
   switch (Tag) {
   case Val::Null:
   case Val::False:
@@ -220,26 +224,45 @@ const uint8_t *fastWalk(const uint8_t *P, const uint8_t *E, unsigned Depth,
   case Val::String:
     return fastVarint(P, E, N) && static_cast<uint64_t>(E - P) >= N ? P + N
                                                                     : nullptr;
-  case Val::Object:
-  case Val::Array: {
-    bool Object = Tag == Val::Object;
-    if (!fastVarint(P, E, N))
+  default:
+    Scalar = false;
+    return nullptr;
+  }
+}
+
+template <class KeyFn>
+const uint8_t *fastWalk(const uint8_t *P, const uint8_t *E, unsigned Depth,
+                        const KeyFn &KeyOk) {
+  // Items one deeper are read inline: walkValue says what too deep means.
+  if (P >= E || Depth >= 64)
+    return nullptr;
+  auto Tag = static_cast<Val>(*P++);
+  bool Scalar;
+  if (const uint8_t *End = fastScalar(Tag, P, E, Scalar); Scalar)
+    return End;
+  if (Tag != Val::Object && Tag != Val::Array)
+    return nullptr;
+  bool Object = Tag == Val::Object;
+  uint64_t N;
+  if (!fastVarint(P, E, N))
+    return nullptr;
+  for (uint64_t I = 0; I < N; ++I) {
+    uint64_t Id;
+    if (Object && !(fastVarint(P, E, Id) && KeyOk(Id)))
       return nullptr;
-    for (uint64_t I = 0; I < N; ++I) {
-      uint64_t Id;
-      if (Object && !(fastVarint(P, E, Id) && KeyOk(Id)))
-        return nullptr;
-      const uint8_t *ItemAt = P;
-      P = fastWalk(P, E, Depth + 1, KeyOk);
-      if (!P)
-        return nullptr;
-      if (static_cast<Val>(*ItemAt) == Val::Truncated)
-        break;
-    }
-    return P;
+    if (P >= E)
+      return nullptr;
+    auto ItemTag = static_cast<Val>(*P);
+    const uint8_t *Next = fastScalar(ItemTag, P + 1, E, Scalar);
+    if (!Scalar)
+      Next = fastWalk(P, E, Depth + 1, KeyOk);
+    if (!Next)
+      return nullptr;
+    P = Next;
+    if (ItemTag == Val::Truncated)
+      break;
   }
-  }
-  return nullptr;
+  return P;
 }
 
 /// walkValue, by fastWalk when the value has no fault (the same answer
