@@ -398,6 +398,42 @@ bool Feed::verify(uint32_t Node, std::string_view Name, int Depth, Origin O,
   return true;
 }
 
+bool Feed::sameShape(const Layout &L) const {
+  if (L.SigGen != Gen || L.Sig.size() != Flat.size() ||
+      L.SigRoots.size() != Roots.size())
+    return false;
+  for (size_t I = 0; I < Flat.size(); ++I) {
+    const FlatNode &N = Flat[I];
+    const Layout::SigNode &S = L.Sig[I];
+    if (N.K != S.K || N.End != S.End || N.Key != S.Key)
+      return false;
+  }
+  for (size_t I = 0; I < Roots.size(); ++I) {
+    const Root &R = Roots[I];
+    const Layout::SigRoot &S = L.SigRoots[I];
+    if (R.Node != S.Node || R.Depth != S.Depth || R.O != S.O ||
+        R.Name != S.Name)
+      return false;
+  }
+  return true;
+}
+
+void Feed::noteShape(Layout &L) const {
+  L.SigGen = 0;
+  L.Sig.clear();
+  L.SigRoots.clear();
+  for (const FlatNode &N : Flat) {
+    // A key that is not a string table's may be another name at the same
+    // address next time: no shape to compare.
+    if (N.Key && !N.TableKey)
+      return;
+    L.Sig.push_back({N.K, N.End, N.Key});
+  }
+  for (const Root &R : Roots)
+    L.SigRoots.push_back({R.Node, R.Depth, R.O, std::string(R.Name)});
+  L.SigGen = Gen;
+}
+
 void Feed::build(uint32_t Node, std::string_view Name, bool Item, int Depth,
                  Origin O, uint32_t Site, Layout &L) {
   size_t Mark = PathBuf.size();
@@ -560,13 +596,20 @@ void Feed::stream(const Event &E, uint32_t Site,
   P.Site = Site;
   P.E = &E;
   P.Stack = &Stack;
-  // Does the record have the layout of the last one? Names compared, no
-  // path built; if not, the layout is made again from this record.
+  // Does the record have the layout of the last one? Its shape the same,
+  // or else names compared, no path built; if not, the layout is made
+  // again from this record.
   size_t At = 0;
   bool Same = true;
-  for (const Root &R : Roots)
-    if (!(Same = verify(R.Node, R.Name, R.Depth, R.O, L, At)))
-      break;
+  if (sameShape(L)) {
+    At = L.Toks.size();
+  } else {
+    for (const Root &R : Roots)
+      if (!(Same = verify(R.Node, R.Name, R.Depth, R.O, L, At)))
+        break;
+    if (Same && At == L.Toks.size())
+      noteShape(L);
+  }
   if (!Same || At != L.Toks.size()) {
     L.Toks.clear();
     std::string Prefix = L.Param.empty() ? std::string() : " [" + L.Param + "]";
@@ -579,6 +622,7 @@ void Feed::stream(const Event &E, uint32_t Site,
         PathBuf = " args[" + std::to_string(ArgNo++) + "]";
       build(R.Node, R.Name, false, R.Depth, R.O, Site, L);
     }
+    noteShape(L);
   }
   At = 0;
   for (const Root &R : Roots)

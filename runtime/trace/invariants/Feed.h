@@ -208,6 +208,24 @@ private:
   /// and no path is built.
   struct Layout {
     std::vector<Tok> Toks;
+    /// The shape of the last record verified against Toks, when every key
+    /// of its nodes was a file's string table's: the kind, end and key of
+    /// each node, and its roots. A record of the same shape, in the same
+    /// trace, has the layout: compared node by node, not walked.
+    struct SigNode {
+      Value::Kind K;
+      uint32_t End;
+      const std::string *Key;
+    };
+    struct SigRoot {
+      uint32_t Node;
+      int Depth;
+      Origin O;
+      std::string Name;
+    };
+    std::vector<SigNode> Sig;
+    std::vector<SigRoot> SigRoots;
+    uint64_t SigGen = 0;      ///< 0: none
     std::string Param;        ///< model state: the parameter
     uint32_t ParamStream = 0; ///< model state: `site [param]`
   };
@@ -234,6 +252,9 @@ private:
               const std::vector<OpenScope> &Stack, Layout &L);
   bool verify(uint32_t Node, std::string_view Name, int Depth, Origin O,
               const Layout &L, size_t &Cur) const;
+  /// Whether the record has the shape L.Sig notes; noteShape() notes it.
+  bool sameShape(const Layout &L) const;
+  void noteShape(Layout &L) const;
   void build(uint32_t Node, std::string_view Name, bool Item, int Depth,
              Origin O, uint32_t Site, Layout &L);
   void sendAll(uint32_t Node, int Depth, Layout &L, size_t &Cur);

@@ -285,61 +285,77 @@ bool wholeValue(Cursor &C, const EncodedKeys &Keys) {
   });
 }
 
-/// Appends the nodes of the value at C, which wholeValue() accepted.
-void flattenBytes(Cursor &C, const Value::KeyTable &Keys,
-                  const std::string *Key, std::vector<FlatNode> &Out) {
-  size_t At = Out.size();
-  Out.emplace_back();
-  Out[At].Key = Key;
-  Out[At].TableKey = Key != nullptr;
-  auto Tag = static_cast<Val>(C.byte());
+/// Fills `N` from the leaf at C whose tag `Tag` was read; false for an
+/// Object or Array.
+inline bool flatLeaf(Val Tag, Cursor &C, FlatNode &N) {
   switch (Tag) {
   case Val::Null:
-    Out[At].K = Value::Kind::Null;
-    break;
+    N.K = Value::Kind::Null;
+    return true;
   case Val::False:
   case Val::True:
-    Out[At].K = Value::Kind::Bool;
-    Out[At].B = Tag == Val::True;
-    break;
+    N.K = Value::Kind::Bool;
+    N.B = Tag == Val::True;
+    return true;
   case Val::Int:
-    Out[At].K = Value::Kind::Int;
-    Out[At].I = C.svarint();
-    break;
+    N.K = Value::Kind::Int;
+    N.I = C.svarint();
+    return true;
   case Val::UInt:
-    Out[At].K = Value::Kind::UInt;
-    Out[At].U = C.varint();
-    break;
+    N.K = Value::Kind::UInt;
+    N.U = C.varint();
+    return true;
   case Val::Float:
-    Out[At].K = Value::Kind::Float;
-    Out[At].F = C.f64();
-    break;
+    N.K = Value::Kind::Float;
+    N.F = C.f64();
+    return true;
   case Val::String: {
-    Out[At].K = Value::Kind::String;
-    uint64_t N = C.varint();
-    Out[At].S = std::string_view(reinterpret_cast<const char *>(C.bytes(N)),
-                                 static_cast<size_t>(N));
-    break;
-  }
-  case Val::Object:
-  case Val::Array: {
-    bool Object = Tag == Val::Object;
-    Out[At].K = Object ? Value::Kind::Object : Value::Kind::Array;
-    uint64_t N = C.varint();
-    for (uint64_t I = 0; I < N && C.ok(); ++I) {
-      const std::string *Name = Object ? &Keys[C.varint()] : nullptr;
-      const uint8_t *ItemAt = C.pos();
-      flattenBytes(C, Keys, Name, Out);
-      if (static_cast<Val>(*ItemAt) == Val::Truncated)
-        break;
-    }
-    break;
+    N.K = Value::Kind::String;
+    uint64_t Len = C.varint();
+    N.S = std::string_view(reinterpret_cast<const char *>(C.bytes(Len)),
+                           static_cast<size_t>(Len));
+    return true;
   }
   case Val::Truncated:
-    Out[At].K = Value::Kind::Truncated;
-    break;
+    N.K = Value::Kind::Truncated;
+    return true;
+  default:
+    return false;
   }
-  Out[At].End = static_cast<uint32_t>(Out.size());
+}
+
+/// Appends the nodes of the value at C, which wholeValue() accepted. `Out`
+/// has room for them (a node takes a byte at least): no node moves while
+/// they are made. Leaves are made inline, not by a call each.
+void flattenBytes(Cursor &C, const Value::KeyTable &Keys,
+                  const std::string *Key, std::vector<FlatNode> &Out) {
+  FlatNode &N = Out.emplace_back();
+  N.Key = Key;
+  N.TableKey = Key != nullptr;
+  auto Tag = static_cast<Val>(C.byte());
+  if (!flatLeaf(Tag, C, N)) {
+    bool Object = Tag == Val::Object;
+    N.K = Object ? Value::Kind::Object : Value::Kind::Array;
+    uint64_t Count = C.varint();
+    for (uint64_t I = 0; I < Count && C.ok(); ++I) {
+      const std::string *Name = Object ? &Keys[C.varint()] : nullptr;
+      const uint8_t *ItemAt = C.pos();
+      auto ItemTag = static_cast<Val>(*ItemAt);
+      if (ItemTag != Val::Object && ItemTag != Val::Array) {
+        FlatNode &Leaf = Out.emplace_back();
+        Leaf.Key = Name;
+        Leaf.TableKey = Name != nullptr;
+        C.byte();
+        flatLeaf(ItemTag, C, Leaf);
+        Leaf.End = static_cast<uint32_t>(Out.size());
+      } else {
+        flattenBytes(C, Keys, Name, Out);
+      }
+      if (ItemTag == Val::Truncated)
+        break;
+    }
+  }
+  N.End = static_cast<uint32_t>(Out.size());
 }
 
 void flattenValue(const Value &V, const std::string *Key,
@@ -347,6 +363,7 @@ void flattenValue(const Value &V, const std::string *Key,
   if (V.encoding().Data) {
     const Value::Encoding E = V.encoding();
     Cursor C(E.Data, E.Data + E.Size);
+    Out.reserve(Out.size() + E.Size);
     flattenBytes(C, *E.Keys, Key, Out);
     return;
   }
