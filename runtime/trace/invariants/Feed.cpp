@@ -411,8 +411,9 @@ bool Feed::sameShape(const Layout &L) const {
   for (size_t I = 0; I < Roots.size(); ++I) {
     const Root &R = Roots[I];
     const Layout::SigRoot &S = L.SigRoots[I];
-    if (R.Node != S.Node || R.Depth != S.Depth || R.O != S.O ||
-        R.Name != S.Name)
+    if (R.Node != S.Node || R.Depth != S.Depth || R.O != S.O)
+      return false;
+    if (S.NameIsKey ? !nameIsKey(R) : R.Name != S.Name)
       return false;
   }
   return true;
@@ -430,7 +431,8 @@ void Feed::noteShape(Layout &L) const {
     L.Sig.push_back({N.K, N.End, N.Key});
   }
   for (const Root &R : Roots)
-    L.SigRoots.push_back({R.Node, R.Depth, R.O, std::string(R.Name)});
+    L.SigRoots.push_back(
+        {R.Node, R.Depth, R.O, nameIsKey(R), std::string(R.Name)});
   L.SigGen = Gen;
 }
 

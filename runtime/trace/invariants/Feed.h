@@ -221,6 +221,8 @@ private:
       uint32_t Node;
       int Depth;
       Origin O;
+      /// The name is its node's key (compared with the nodes), else Name.
+      bool NameIsKey;
       std::string Name;
     };
     std::vector<SigNode> Sig;
@@ -254,6 +256,7 @@ private:
               const Layout &L, size_t &Cur) const;
   /// Whether the record has the shape L.Sig notes; noteShape() notes it.
   bool sameShape(const Layout &L) const;
+
   void noteShape(Layout &L) const;
   void build(uint32_t Node, std::string_view Name, bool Item, int Depth,
              Origin O, uint32_t Site, Layout &L);
@@ -309,6 +312,11 @@ private:
     Origin O;
   };
   std::vector<Root> Roots;
+  /// Whether root `R`'s name is its node's key (a member of a value).
+  bool nameIsKey(const Root &R) const {
+    const std::string *Key = Flat[R.Node].Key;
+    return Key && R.Name.data() == Key->data() && R.Name.size() == Key->size();
+  }
   int64_t CurParamStream = -1;
   std::vector<std::string> Notes;
 };

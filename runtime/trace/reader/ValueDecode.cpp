@@ -287,7 +287,8 @@ bool wholeValue(Cursor &C, const EncodedKeys &Keys) {
 
 /// Fills `N` from the leaf at C whose tag `Tag` was read; false for an
 /// Object or Array.
-inline bool flatLeaf(Val Tag, Cursor &C, FlatNode &N) {
+__attribute__((always_inline)) inline bool flatLeaf(Val Tag, Cursor &C,
+                                                    FlatNode &N) {
   switch (Tag) {
   case Val::Null:
     N.K = Value::Kind::Null;
