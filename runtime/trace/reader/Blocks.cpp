@@ -149,6 +149,7 @@ void Decoder::block(Block B, Cursor &C, uint64_t BlockAt) {
     ensureSite(Id);
     T.Sites[Id] = std::move(S);
     SiteAt[Id] = BlockAt;
+    noteSiteTypes(Id);
     SiteInfo &Def = T.Sites[Id];
     Def.ArgNames.clear();
     size_t Pos = 0;

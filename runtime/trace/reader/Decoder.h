@@ -41,6 +41,7 @@ using format::Ev;
 using format::Val;
 
 struct EncodedKeys;
+class Order;
 
 /// A string of the file: a varint length, then its bytes.
 std::string readStr(Cursor &C);
@@ -49,6 +50,10 @@ std::string readStr(Cursor &C);
 /// as needed), or null when the file has fewer or cannot be read.
 const uint8_t *readAt(int Fd, std::vector<uint8_t> &Buf, uint64_t Off,
                       size_t Len);
+
+/// The least bytes of Events blocks a file has for its check to be split
+/// across two cores (CheckSplit.cpp); the tests lower it.
+extern uint64_t ParallelCheckMinBytes;
 
 /// The empty arg set, which most events point to.
 const Args &noArgs();
@@ -61,6 +66,10 @@ struct CtxEntry {
 };
 struct ThreadDecode {
   std::vector<CtxEntry> Ctx;
+  /// In the later part of a split check (CheckSplit.cpp): the sites of the
+  /// pops that found no push of this part, in order; they pop what the
+  /// earlier part left.
+  std::vector<uint32_t> Missed;
   /// The arg set last computed, valid while the stack is unchanged.
   std::shared_ptr<const Args> Cached;
   uint32_t CachedOwn = ~0u;
@@ -137,14 +146,40 @@ public:
   /// Starts `W` on the block `EB`, `C` over its body.
   void beginEvents(Cursor &C, const EventsBlock &EB, RecordSink *Out,
                    BlockWalk &W);
-  /// Decodes up to `Budget` more records of `W`'s block into `Out`; W.Done
-  /// once the block is.
+  /// Decodes up to `Budget` more records of `W`'s block into `Out` (the
+  /// check when null); W.Done once the block is.
   void moreEvents(BlockWalk &W, RecordSink *Out, size_t Budget);
+  void moreEvents(BlockWalk &W, Order *Out, size_t Budget);
   /// After walk 1: the clock line through the first and last anchors.
   void clockLine();
   /// After walk 2: what the file's problems and times are, the args of the
   /// regions open at the end. Resets the per-thread state for walk 3.
   void finishCheck();
+
+  /// The check over blocks [From, To) of `Blocks`, whose bytes `Bytes`
+  /// gives (null when they cannot be read).
+  template <class BytesOf>
+  void checkBlocks(size_t From, size_t To, BytesOf Bytes) {
+    for (size_t I = From; I < To; ++I) {
+      const EventsBlock &EB = Blocks[I];
+      const uint8_t *P = Bytes(EB.Offset, EB.Len);
+      Cursor C(P, P ? P + EB.Len : P);
+      events(C, EB, nullptr);
+    }
+  }
+  /// A decoder for the check of blocks after this one's (CheckSplit.cpp):
+  /// the outline copied, nothing of the check yet.
+  std::unique_ptr<Decoder> laterPart() const;
+  /// Takes in what the check of `Later`, a laterPart() that walked the
+  /// blocks after this one's, found: as if this decoder had walked them
+  /// too. False when it cannot (too many pops of earlier pushes to keep):
+  /// this decoder must walk them itself.
+  bool absorb(Decoder &Later);
+  /// Pops the innermost push of `Site`; false when there is none.
+  static bool popContext(ThreadDecode &TD, uint32_t Site);
+  /// Whether this decoder checks a later part of the file: its pops may
+  /// pop pushes of the part before (CheckSplit.cpp).
+  bool Later = false;
 
   bool decodeValue(Cursor &C, Value &V, unsigned Depth = 0);
   /// Keep structured values encoded (TraceStream::setEncodedValues;
@@ -169,6 +204,13 @@ public:
   /// took a tenth of reading a trace: exact below 2^52, where x - trunc(x)
   /// is.
   static int64_t roundHalfAway(double X) {
+    // Most times: in [1, 2^52) half an ulp divides 0.5, so X + 0.5 either
+    // is exact or stays below the next integer when X's fraction is under
+    // a half (at most 1 - ulp(X), which is representable): its truncation
+    // is the rounding, in one add. Below 1 it is not (0.5 - 2^-54 + 0.5
+    // rounds to 1). RoundHalfAwayTest holds it to std::llround.
+    if (X >= 1.0 && X < 4503599627370496.0)
+      return static_cast<int64_t>(X + 0.5);
     if (!(std::fabs(X) < 4503599627370496.0)) // 2^52, and NaN
       return static_cast<int64_t>(std::llround(X));
     auto T = static_cast<int64_t>(X);
@@ -248,6 +290,20 @@ private:
   /// Null when `Site` (a number as the file gives it) was defined before
   /// offset `Before` and may carry a record of type `Type`, else why not.
   const char *checkSite(uint64_t Site, Ev Type, uint64_t Before) const;
+  /// What checkSite() says, as one test: whether `Site` was defined before
+  /// `Before` and may carry a record of type `Type` (SiteTypes).
+  bool siteMay(uint64_t Site, Ev Type, uint64_t Before) const {
+    return Site < SiteTypes.size() &&
+           (SiteTypes[Site] >> static_cast<unsigned>(Type) & 1) &&
+           SiteAt[Site] < Before;
+  }
+  /// Per site id, a bit per record type (Ev) checkSite() allows, set when
+  /// its Site block is read: the check asks once per record.
+  std::vector<uint16_t> SiteTypes;
+  void noteSiteTypes(uint32_t Id);
+  /// The walk of moreEvents(): the check when `Sink` is CheckOnly.
+  struct CheckOnly;
+  template <class Sink> void walkBlock(BlockWalk &W, Sink *Out, size_t Budget);
   /// Whether a Thread block before offset `Before` announced `Index` (a
   /// number as the file gives it).
   bool knownThread(uint64_t Index, uint64_t Before) const {
@@ -260,6 +316,12 @@ private:
   /// Notes what a plain Watch record of `Site` whose value starts at `C`
   /// leaves for the WatchDelta records after it (nothing read from `C`).
   void notePrevInt(const Cursor &C, uint32_t Site);
+  void noteMissedPop(ThreadDecode &TD, uint32_t Site);
+  /// Missed pops kept by a later part, at most MaxMissed (then absorb()
+  /// refuses: a file of pops without pushes must not grow memory).
+  size_t MissedPops = 0;
+  bool TooManyMissed = false;
+  static constexpr size_t MaxMissed = 4096;
 
 public:
   std::shared_ptr<const Args> argsFor(ThreadDecode &TD, uint32_t OwnSite);
@@ -274,6 +336,7 @@ private:
     if (T.Sites.size() <= Id) {
       T.Sites.resize(Id + 1);
       SiteAt.resize(Id + 1, ~uint64_t(0));
+      SiteTypes.resize(Id + 1, 0);
     }
     return true;
   }

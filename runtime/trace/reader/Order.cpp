@@ -32,9 +32,7 @@ Order::Order(std::vector<Pending> Open,
   }
 }
 
-Order::ThreadOrder &Order::of(uint32_t Thread) {
-  if (HaveLast && Thread == LastThread) // records come in blocks of one thread
-    return Threads[LastSlot];
+Order::ThreadOrder &Order::slowOf(uint32_t Thread) {
   auto [It, New] = Slot.try_emplace(Thread, Threads.size());
   HaveLast = true;
   LastThread = Thread;
@@ -42,25 +40,6 @@ Order::ThreadOrder &Order::of(uint32_t Thread) {
   if (New)
     Threads.emplace_back();
   return Threads[It->second];
-}
-
-Pending &Order::fresh() {
-  ++Held;
-  if (!Free.empty()) {
-    Filling = Free.back();
-    Free.pop_back();
-  } else {
-    Nodes.emplace_back();
-    Filling = static_cast<uint32_t>(Nodes.size() - 1);
-  }
-  Nodes[Filling].Next = Nodes[Filling].Prev = None;
-  return Nodes[Filling].P;
-}
-
-void Order::commit() {
-  uint32_t I = Filling;
-  Filling = None;
-  push(of(Nodes[I].P.E.Thread), I);
 }
 
 void Order::push(ThreadOrder &TO, uint32_t I) {
@@ -114,16 +93,6 @@ void Order::push(ThreadOrder &TO, uint32_t I) {
     ++Known;
   if (Level <= Known)
     finalize(TO, false);
-}
-
-void Order::appendFinal(ThreadOrder &TO, uint32_t First, uint32_t Last) {
-  Nodes[First].Prev = TO.FinalTail;
-  if (TO.FinalTail != None)
-    Nodes[TO.FinalTail].Next = First;
-  else
-    TO.FinalHead = First;
-  Nodes[Last].Next = None;
-  TO.FinalTail = Last;
 }
 
 void Order::finalize(ThreadOrder &TO, bool AtEnd) {
@@ -189,13 +158,7 @@ void Order::giveWay() {
   GaveWay = true;
 }
 
-Pending *Order::next() {
-  if (Given != None) {
-    // Its event is overwritten when the node is used again.
-    Free.push_back(Given);
-    Given = None;
-    --Held;
-  }
+Pending *Order::merge() {
   for (;;) {
     ThreadOrder *Best = nullptr;
     bool Blocked = false;
@@ -228,11 +191,7 @@ Pending *Order::next() {
       return nullptr;
     if (Blocked)
       ++Late;
-    Given = Best->FinalHead;
-    Best->FinalHead = Nodes[Given].Next;
-    if (Best->FinalHead == None)
-      Best->FinalTail = None;
-    return &Nodes[Given].P;
+    return take(*Best);
   }
 }
 

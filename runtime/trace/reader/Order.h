@@ -34,7 +34,7 @@
 
 namespace sonde::trace::detail {
 
-class Order : public RecordSink {
+class Order final : public RecordSink {
 public:
   /// `Open`: the regions open at the end (converted to events by the
   /// caller, Seq after every record). `BlocksOf`: per thread, its Events
@@ -42,8 +42,30 @@ public:
   Order(std::vector<Pending> Open,
         const std::unordered_map<uint32_t, size_t> &BlocksOf, size_t LookAhead);
 
-  Pending &fresh() override;
-  void commit() override;
+  // Inline, as the events walk's common case: a node from the free list,
+  // filled, and given to its thread's final queue when it is outside every
+  // region with nothing pending before it.
+  Pending &fresh() override {
+    ++Held;
+    if (!Free.empty()) {
+      Filling = Free.back();
+      Free.pop_back();
+    } else {
+      Nodes.emplace_back();
+      Filling = static_cast<uint32_t>(Nodes.size() - 1);
+    }
+    Nodes[Filling].Next = Nodes[Filling].Prev = None;
+    return Nodes[Filling].P;
+  }
+  void commit() override {
+    uint32_t I = Filling;
+    Filling = None;
+    ThreadOrder &TO = of(Nodes[I].P.E.Thread);
+    if (Nodes[I].P.OrderLevel == 0 && TO.Roots.empty())
+      appendFinal(TO, I, I); // push()'s first case, without the call
+    else
+      push(TO, I);
+  }
   /// The last Events block of `Thread` was decoded.
   void threadDone(uint32_t Thread);
   /// Every block was decoded.
@@ -52,7 +74,19 @@ public:
   /// The next event in order, or null when more blocks must be decoded
   /// first (or, after endOfFile(), when there is none). Valid until the
   /// next call.
-  Pending *next();
+  Pending *next() {
+    if (Given != None) {
+      // Its event is overwritten when the node is used again.
+      Free.push_back(Given);
+      Given = None;
+      --Held;
+    }
+    // One thread with an event final (a single-threaded trace, most of the
+    // time): nothing to merge or wait for.
+    if (Threads.size() == 1 && Threads[0].FinalHead != None)
+      return take(Threads[0]);
+    return merge();
+  }
 
   size_t held() const { return Held; }
   /// Events that went out before a region that holds them, or before an
@@ -86,11 +120,29 @@ private:
   const Pending &at(uint32_t I) const { return Nodes[I].P; }
   void push(ThreadOrder &TO, uint32_t I);
   void finalize(ThreadOrder &TO, bool Everything);
-  void appendFinal(ThreadOrder &TO, uint32_t First, uint32_t Last);
+  void appendFinal(ThreadOrder &TO, uint32_t First, uint32_t Last) {
+    Nodes[First].Prev = TO.FinalTail;
+    if (TO.FinalTail != None)
+      Nodes[TO.FinalTail].Next = First;
+    else
+      TO.FinalHead = First;
+    Nodes[Last].Next = None;
+    TO.FinalTail = Last;
+  }
   void finish(ThreadOrder &TO);
   /// Gives way when the look-ahead is full: the thread holding the most
   /// finalizes what it holds.
   void giveWay();
+  /// Gives `TO`'s first final event.
+  Pending *take(ThreadOrder &TO) {
+    Given = TO.FinalHead;
+    TO.FinalHead = Nodes[Given].Next;
+    if (TO.FinalHead == None)
+      TO.FinalTail = None;
+    return &Nodes[Given].P;
+  }
+  /// next() when threads must be merged or waited for.
+  Pending *merge();
 
   std::vector<Node> Nodes;
   std::vector<uint32_t> Free;
@@ -98,7 +150,12 @@ private:
   uint32_t Filling = None; ///< the node fresh() gave
   std::vector<ThreadOrder> Threads;
   std::unordered_map<uint32_t, size_t> Slot; ///< thread index -> Threads
-  ThreadOrder &of(uint32_t Thread);
+  ThreadOrder &of(uint32_t Thread) {
+    if (HaveLast && Thread == LastThread) // records come in blocks of a thread
+      return Threads[LastSlot];
+    return slowOf(Thread);
+  }
+  ThreadOrder &slowOf(uint32_t Thread);
   bool HaveLast = false;
   uint32_t LastThread = 0;
   size_t LastSlot = 0;

@@ -10,9 +10,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "Decoder.h"
+#include "Order.h"
 
 #include <algorithm>
 #include <iterator>
+#include <type_traits>
 
 namespace sonde::trace::detail {
 
@@ -90,6 +92,25 @@ const char *Decoder::checkSite(uint64_t Site, Ev Type, uint64_t Before) const {
   return "a record of an unknown type";
 }
 
+void Decoder::noteSiteTypes(uint32_t Id) {
+  uint16_t Mask = 0;
+  for (unsigned Type = 0; Type < 16; ++Type)
+    if (!checkSite(Id, static_cast<Ev>(Type), ~uint64_t(0)))
+      Mask |= static_cast<uint16_t>(1u << Type);
+  SiteTypes[Id] = Mask;
+}
+
+struct Decoder::CheckOnly {};
+
+namespace {
+/// Runs `F` when it goes out of scope.
+template <class F> struct AtExit {
+  F Fn;
+  ~AtExit() { Fn(); }
+};
+template <class F> AtExit<F> atExit(F Fn) { return AtExit<F>{std::move(Fn)}; }
+} // namespace
+
 void Decoder::countTime(uint64_t StartTsc, uint64_t EndTsc) {
   int64_t Start = toNs(StartTsc);
   if (Start != bound(Start))
@@ -166,9 +187,43 @@ void Decoder::beginEvents(Cursor &C, const EventsBlock &EB, RecordSink *Out,
 }
 
 void Decoder::moreEvents(BlockWalk &W, RecordSink *Out, size_t Budget) {
+  if (Out)
+    walkBlock(W, Out, Budget);
+  else
+    walkBlock<CheckOnly>(W, nullptr, Budget);
+}
+
+void Decoder::moreEvents(BlockWalk &W, Order *Out, size_t Budget) {
+  walkBlock(W, Out, Budget);
+}
+
+template <class Sink>
+void Decoder::walkBlock(BlockWalk &W, Sink *Out, size_t Budget) {
+  // The check (no sink) and the events walk are one loop, made twice: each
+  // copy without the other's branches, and the events walk's sink called
+  // directly (Order is final), not through its vtable.
+  constexpr bool Check = std::is_same_v<Sink, CheckOnly>;
   if (W.Done)
     return;
-  Cursor &C = W.C;
+  // The walk's state lives in locals, which stay in registers through the
+  // loop (a store into a node could alias anything a reference reaches),
+  // and goes back into W and the decoder on every way out.
+  Cursor C = W.C;
+  uint64_t Tsc = W.Tsc;
+  uint32_t PointLevel = W.PointLevel;
+  uint64_t LastTsc = MaxTsc, Counted = Records, Earliest = MinTick,
+           Latest = MaxTick;
+  bool Ticked = AnyTick;
+  auto Back = atExit([&] {
+    W.C = C;
+    W.Tsc = Tsc;
+    W.PointLevel = PointLevel;
+    MaxTsc = LastTsc;
+    Records = Counted;
+    MinTick = Earliest;
+    MaxTick = Latest;
+    AnyTick = Ticked;
+  });
   const EventsBlock &EB = W.EB;
   const uint8_t *Begin = W.Begin;
   const uint8_t *Stop = W.Stop;
@@ -176,21 +231,20 @@ void Decoder::moreEvents(BlockWalk &W, RecordSink *Out, size_t Budget) {
   auto Off = [&](const uint8_t *P) {
     return EB.Offset + static_cast<uint64_t>(P - Begin);
   };
-  bool Again = !Out && TimesOneByOne; // the check's second walk
+  bool Again = Check && TimesOneByOne; // the check's second walk
   // In the check, a corruption stops the block, and the events walk stops
   // before the same record.
   auto Bad = [&](const uint8_t *At, const std::string &What) {
     W.Done = true;
-    if (Out || Again)
+    if (!Check || Again)
       return;
     corrupt(Off(At), What);
     StopAt[EB.Offset] = Off(At);
   };
-  uint64_t &Tsc = W.Tsc;
-  uint32_t &PointLevel = W.PointLevel;
   const uint32_t Thread = W.Thread;
   const bool Deltas = W.Deltas;
   ThreadDecode &TD = Threads[Thread];
+  const Args *const NoArgs = &noArgs();
   for (size_t Done = 0;; ++Done) {
     if (C.atEnd() || C.pos() >= Stop) {
       W.Done = true;
@@ -212,8 +266,10 @@ void Decoder::moreEvents(BlockWalk &W, RecordSink *Out, size_t Budget) {
       return Bad(At, "a record cut short");
     // The check proved every record before Stop: the events walk does not
     // ask again.
-    if (const char *Why = Out ? nullptr : checkSite(Head >> 4, Type, BlockAt))
-      return Bad(At, std::string(Why) + " (" + siteName(Head >> 4) + ")");
+    if constexpr (Check)
+      if (!siteMay(Head >> 4, Type, BlockAt))
+        return Bad(At, std::string(checkSite(Head >> 4, Type, BlockAt)) + " (" +
+                           siteName(Head >> 4) + ")");
     auto Site = static_cast<uint32_t>(Head >> 4);
     // The check keeps nothing of a record: no event is built.
     EventKind Kind = EventKind::Region;
@@ -254,7 +310,7 @@ void Decoder::moreEvents(BlockWalk &W, RecordSink *Out, size_t Budget) {
     case Ev::Alarm:
       Kind = EventKind::Instant;
       Alarm = true;
-      if (Out ? !decodeValue(C, V) : !skipValue(C, BlockAt))
+      if (Check ? !skipValue(C, BlockAt) : !decodeValue(C, V))
         return Bad(At, "an alarm whose value cannot be decoded (" +
                            siteName(Site) + ")");
       break;
@@ -262,7 +318,7 @@ void Decoder::moreEvents(BlockWalk &W, RecordSink *Out, size_t Budget) {
       Kind = EventKind::Watch;
       if (Deltas)
         notePrevInt(C, Site);
-      if (Out ? !decodeValue(C, V) : !skipValue(C, BlockAt))
+      if (Check ? !skipValue(C, BlockAt) : !decodeValue(C, V))
         return Bad(At, "a watch whose value cannot be decoded (" +
                            siteName(Site) + ")");
       break;
@@ -295,11 +351,11 @@ void Decoder::moreEvents(BlockWalk &W, RecordSink *Out, size_t Budget) {
       const auto &Names = T.Sites[Site].ArgNames;
       for (uint64_t I = 0; I < N && C.ok(); ++I) {
         const uint8_t *ValueAt = C.pos();
-        if (!Out && !skipValue(C, BlockAt))
+        if (Check && !skipValue(C, BlockAt))
           return Bad(At, "context values that cannot be decoded (" +
                              siteName(Site) + ")");
         Value Arg;
-        if (!Out) // checked: decode it for the context in force at the end
+        if (Check) // checked: decode it for the context in force at the end
           C = Cursor(ValueAt, C.pos() + C.left());
         decodeValue(C, Arg);
         Entry.Values.emplace_back(I < Names.size() ? Names[I]
@@ -310,74 +366,72 @@ void Decoder::moreEvents(BlockWalk &W, RecordSink *Out, size_t Budget) {
         return Bad(At, "a context record cut short");
       TD.Ctx.push_back(std::move(Entry));
       TD.Valid = false;
-      MaxTsc = std::max(MaxTsc, Tsc);
+      LastTsc = std::max(LastTsc, Tsc);
       continue;
     }
     case Ev::CtxPop: {
-      for (auto It = TD.Ctx.rbegin(); It != TD.Ctx.rend(); ++It)
-        if (It->Site == Site) {
-          TD.Ctx.erase(std::next(It).base());
-          TD.Valid = false;
-          break;
-        }
-      MaxTsc = std::max(MaxTsc, Tsc);
+      if (!popContext(TD, Site) && Check && Later)
+        noteMissedPop(TD, Site);
+      LastTsc = std::max(LastTsc, Tsc);
       continue;
     }
     default:
       return Bad(At, "a record of unknown type " +
                          std::to_string(static_cast<int>(Type)));
     }
-    MaxTsc = std::max(MaxTsc, Tsc);
-    if (!Out) {
-      ++Records;
+    LastTsc = std::max(LastTsc, Tsc);
+    if constexpr (Check) {
+      ++Counted;
       if (TimesOneByOne) {
         countTime(StartTsc, EndTsc);
       } else { // the extremes only: the clock line is monotone
-        MinTick = std::min(MinTick, StartTsc);
-        MaxTick = std::max(MaxTick, EndTsc == ~uint64_t(0) ? StartTsc : EndTsc);
-        AnyTick = true;
+        Earliest = std::min(Earliest, StartTsc);
+        Latest = std::max(Latest, EndTsc == ~uint64_t(0) ? StartTsc : EndTsc);
+        Ticked = true;
       }
       continue;
-    }
-    Pending &P = Out->fresh();
-    P.OrderLevel = Order;
-    P.Seq = Seq++;
-    Event &E = P.E;
-    E.Kind = Kind;
-    E.Ph = Ph; // every field: the node may have held another event
-    E.Alarm = Alarm;
-    E.Unfinished = false;
-    E.Dur = 0;
-    E.Site = Site;
-    E.Thread = Thread;
-    E.Level = Level;
-    E.Iter = Iter;
-    // A scalar goes over field by field: a copy of the whole Value would
-    // read back the two stores that just made it as one load, which the CPU
-    // cannot forward (a stall that was a sixth of the events walk). Only a
-    // value that holds a string or a structure needs the move.
-    auto Shared = [](Value::Kind K) {
-      return K == Value::Kind::String || K == Value::Kind::Object ||
-             K == Value::Kind::Array;
-    };
-    if (!Shared(V.K) && !Shared(E.V.K)) {
-      E.V.K = V.K;
-      E.V.U = V.U;
     } else {
-      E.V = std::move(V);
+      Pending &P = Out->fresh();
+      P.OrderLevel = Order;
+      P.Seq = Seq++;
+      Event &E = P.E;
+      E.Kind = Kind;
+      E.Ph = Ph; // every field: the node may have held another event
+      E.Alarm = Alarm;
+      E.Unfinished = false;
+      E.Dur = 0;
+      E.Site = Site;
+      E.Thread = Thread;
+      E.Level = Level;
+      E.Iter = Iter;
+      // A scalar goes over field by field: a copy of the whole Value would
+      // read back the two stores that just made it as one load, which the CPU
+      // cannot forward (a stall that was a sixth of the events walk). Only a
+      // value that holds a string or a structure needs the move.
+      auto Shared = [](Value::Kind K) {
+        return K == Value::Kind::String || K == Value::Kind::Object ||
+               K == Value::Kind::Array;
+      };
+      if (!Shared(V.K) && !Shared(E.V.K)) {
+        E.V.K = V.K;
+        E.V.U = V.U;
+      } else {
+        E.V = std::move(V);
+      }
+      // No context in force (most threads, most of the time): no args.
+      std::shared_ptr<const Args> A =
+          TD.Ctx.empty() ? nullptr
+                         : argsFor(TD, Kind == EventKind::Region ? Site : 0);
+      E.Ts = bound(toNs(StartTsc));
+      if (Kind == EventKind::Region)
+        // The end converted as a point, not the length as a length: rounded
+        // apart, Ts + Dur could pass the start of what follows by 1 ns.
+        E.Dur = std::max<int64_t>(0, bound(toNs(EndTsc)) - E.Ts);
+      E.A = A ? A.get() : NoArgs;
+      if (A || E.Keep) // most events have none, and the node held none
+        E.Keep = std::move(A);
+      Out->commit();
     }
-    // No context in force (most threads, most of the time): no args.
-    std::shared_ptr<const Args> A =
-        TD.Ctx.empty() ? nullptr
-                       : argsFor(TD, Kind == EventKind::Region ? Site : 0);
-    E.Ts = bound(toNs(StartTsc));
-    if (Kind == EventKind::Region)
-      // The end converted as a point, not the length as a length: rounded
-      // apart, Ts + Dur could pass the start of what follows by 1 ns.
-      E.Dur = std::max<int64_t>(0, bound(toNs(EndTsc)) - E.Ts);
-    E.A = A ? A.get() : &noArgs();
-    E.Keep = std::move(A);
-    Out->commit();
   }
 }
 

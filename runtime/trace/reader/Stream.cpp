@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <mutex>
 #include <sys/stat.h>
+#include <system_error>
 #include <thread>
 #include <unistd.h>
 
@@ -94,6 +95,9 @@ struct TraceStream::Impl {
   bool read(const std::string &Path, std::string &Error);
   void outline();
   void check();
+  /// The first block of the check's later part, or the block count when
+  /// the file is checked in one walk.
+  size_t checkSplit() const;
   void startEvents();
   /// After the last event: what the walk held is given back (a merge of
   /// many files holds one file's at a time).
@@ -235,15 +239,50 @@ void TraceStream::Impl::outline() {
     T.Problem = "no end record: the process was killed or is still running";
 }
 
+size_t TraceStream::Impl::checkSplit() const {
+  size_t N = D.Blocks.size();
+  uint64_t Total = 0;
+  for (const EventsBlock &EB : D.Blocks)
+    Total += EB.Len;
+  if (N < 2 || Total < ParallelCheckMinBytes ||
+      std::thread::hardware_concurrency() < 2)
+    return N;
+  uint64_t Sum = 0;
+  size_t Split = 0;
+  while (Split + 1 < N && Sum < Total / 2)
+    Sum += D.Blocks[Split++].Len;
+  return std::max<size_t>(Split, 1);
+}
+
 void TraceStream::Impl::check() {
-  auto Walk = [this] {
-    for (const EventsBlock &EB : D.Blocks) {
-      const uint8_t *P = bytes(EB.Offset, EB.Len);
-      Cursor C(P, P ? P + EB.Len : P);
-      D.events(C, EB, nullptr);
+  auto Bytes = [this](uint64_t Off, size_t Len) { return bytes(Off, Len); };
+  size_t N = D.Blocks.size();
+  auto Walk = [&] { D.checkBlocks(0, N, Bytes); };
+  // A long file: the blocks after its middle on another core
+  // (CheckSplit.cpp), with their own buffer.
+  size_t Split = checkSplit();
+  std::unique_ptr<Decoder> Part;
+  std::thread Worker;
+  std::vector<uint8_t> PartBuf;
+  if (Split < N) {
+    Part = D.laterPart();
+    try {
+      Worker = std::thread([&] {
+        Part->checkBlocks(Split, N, [&](uint64_t Off, size_t Len) {
+          return Mem ? Mem + Off : readAt(Fd, PartBuf, Off, Len);
+        });
+      });
+    } catch (const std::system_error &) { // no thread: one walk
+      Split = N;
     }
-  };
-  Walk();
+  }
+  D.checkBlocks(0, Split, Bytes);
+  if (Worker.joinable()) {
+    Worker.join();
+    if (!D.absorb(*Part))
+      D.checkBlocks(Split, N, Bytes);
+  }
+  Part.reset();
   if (D.extremesSuffice())
     return;
   // A corrupt clock: the check again, converting every time to count those

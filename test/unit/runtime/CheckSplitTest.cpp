@@ -1,0 +1,160 @@
+//===- CheckSplitTest.cpp - The check walk split across two cores ---------===//
+//
+// A long file's check walks its later blocks on another core and takes in
+// what that part found (reader/CheckSplit.cpp). These tests hold the split
+// to one walk in file order: on every file of the fuzzer's corpus (real,
+// torn and corrupt traces), the events, their args, the counts, the times
+// and the problems said are the same with the split forced as without it;
+// and on a file built for it, a pop in the later part of a push in the
+// earlier one gives the regions still open at the end the args one walk
+// gives them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuzzCorpus.h"
+#include "TraceFormat.h"
+#include "reader/Decoder.h"
+#include "sonde/trace.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+using namespace sonde;
+using namespace sonde::trace;
+using format::Block;
+using format::Ev;
+
+namespace {
+
+/// Everything a command could print of a trace read as a stream.
+std::string readAll(const std::string &Bytes) {
+  TraceStream S;
+  std::string Error;
+  if (!S.openBytes(reinterpret_cast<const uint8_t *>(Bytes.data()),
+                   Bytes.size(), "t.sonde", Error))
+    return "error: " + Error;
+  const Trace &T = S.trace();
+  std::string Out = "problem: " + T.Problem +
+                    "\ncount: " + std::to_string(T.EventCount) +
+                    "\nearliest: " + std::to_string(T.EarliestNs) +
+                    "\nend: " + std::to_string(T.Process.EndNs) + "\n";
+  while (const Event *E = S.next()) {
+    Out += std::to_string(E->Thread) + "/" + std::to_string(E->Site) + "@" +
+           std::to_string(E->Ts) + "+" + std::to_string(E->Dur) + " L" +
+           std::to_string(E->Level) + (E->Unfinished ? " U" : "");
+    if (E->V.isNumber())
+      Out += " =" + std::to_string(E->V.number());
+    for (const auto &[Name, V] : *E->A)
+      Out += " " + Name + "=" +
+             (V.isNumber() ? std::to_string(V.number()) : V.str());
+    Out += "\n";
+  }
+  return Out + "late: " + std::to_string(S.late()) + "\n";
+}
+
+/// readAll() with the check split wherever a file has two blocks, and in
+/// one walk.
+std::pair<std::string, std::string> splitAndWhole(const std::string &Bytes) {
+  uint64_t Saved = sonde::trace::detail::ParallelCheckMinBytes;
+  sonde::trace::detail::ParallelCheckMinBytes = 0;
+  std::string Split = readAll(Bytes);
+  sonde::trace::detail::ParallelCheckMinBytes = UINT64_MAX;
+  std::string Whole = readAll(Bytes);
+  sonde::trace::detail::ParallelCheckMinBytes = Saved;
+  return {Split, Whole};
+}
+
+std::string vi(uint64_t V) {
+  char Buf[10];
+  return std::string(Buf, format::putVarint(Buf, V));
+}
+std::string str(const std::string &S) { return vi(S.size()) + S; }
+void block(std::string &Bytes, Block B, const std::string &Payload) {
+  Bytes += char(static_cast<uint8_t>(B));
+  auto Len = static_cast<uint32_t>(Payload.size());
+  for (int I = 0; I < 4; ++I)
+    Bytes += char((Len >> (8 * I)) & 0xff);
+  Bytes += Payload;
+}
+void site(std::string &Bytes, uint32_t Id, SiteKind K, uint8_t Flags,
+          const std::string &Name, const std::string &Args) {
+  block(Bytes, Block::Site,
+        vi(Id) + char(static_cast<uint8_t>(K)) + char(Flags) + vi(Id) + vi(0) +
+            str("cat") + str(Name) + str("f.cpp") + str("fn") + str(Args) +
+            str(""));
+}
+/// A context push of `Site` with one integer, at `Dt` ticks after the last.
+std::string push(uint32_t Site, uint64_t Dt, int64_t Value) {
+  return vi(uint64_t(Site) << 4 | static_cast<uint8_t>(Ev::CtxPush)) +
+         vi(format::zigzag(static_cast<int64_t>(Dt))) + vi(1) +
+         char(static_cast<uint8_t>(format::Val::Int)) +
+         vi(format::zigzag(Value));
+}
+std::string pop(uint32_t Site, uint64_t Dt) {
+  return vi(uint64_t(Site) << 4 | static_cast<uint8_t>(Ev::CtxPop)) +
+         vi(format::zigzag(static_cast<int64_t>(Dt)));
+}
+
+} // namespace
+
+TEST(CheckSplit, EveryCorpusTraceReadsAsOneWalkReadsIt) {
+  unsigned N = 0;
+  for (const auto &[Name, Bytes] : fuzzTraceCorpus()) {
+    auto [Split, Whole] = splitAndWhole(Bytes);
+    EXPECT_EQ(Split, Whole) << Name;
+    ++N;
+  }
+  EXPECT_GE(N, 10u);
+}
+
+TEST(CheckSplit, APopInTheLaterPartPopsAPushOfTheEarlierOne) {
+  std::string B(format::Magic, 8);
+  B += std::string("\x01\x00\x06\x00\x00\x00\x00\x00", 8); // 1.6
+  block(B, Block::Process,
+        vi(42) + vi(1) + vi(0) + str("host") + str("prog") + vi(1000000000) +
+            str("boot"));
+  block(B, Block::Clock, vi(0) + vi(1000000000) + vi(1000000000));
+  site(B, 1, SiteKind::Region, 0, "train", "");
+  site(B, 2, SiteKind::Region, ContextArgs, "epoch", "epoch");
+  site(B, 3, SiteKind::Region, ContextArgs, "phase", "phase");
+  site(B, 4, SiteKind::Region, ContextArgs, "lr", "lr");
+  block(B, Block::Thread, vi(0) + vi(100) + str("t"));
+  // The earlier part: epoch 1 and phase 7 pushed; the later part pops the
+  // epoch (a push it never saw), pushes epoch 2, and pushes lr 5 then
+  // pops it again.
+  block(B, Block::Events,
+        vi(0) + vi(10) + push(2, 0, 1) + push(3, 1, 7) + push(2, 1, 0) +
+            pop(2, 1));
+  block(B, Block::Events,
+        vi(0) + vi(20) + pop(2, 0) + push(2, 1, 2) + push(4, 1, 5) + pop(4, 1));
+  block(B, Block::Unfinished, vi(0) + vi(1) + vi(5) + vi(0));
+  block(B, Block::End, str("exit") + vi(0));
+  auto [Split, Whole] = splitAndWhole(B);
+  EXPECT_EQ(Split, Whole);
+  // The train region, open at the end, has the phase and the second epoch.
+  EXPECT_NE(Whole.find("U phase=7.000000 epoch=2.000000\n"), std::string::npos)
+      << Whole;
+}
+
+TEST(CheckSplit, CorruptionInBothPartsIsSaidAsOneWalkSaysIt) {
+  std::string B(format::Magic, 8);
+  B += std::string("\x01\x00\x06\x00\x00\x00\x00\x00", 8);
+  block(B, Block::Process,
+        vi(42) + vi(1) + vi(0) + str("host") + str("prog") + vi(1000000000) +
+            str("boot"));
+  block(B, Block::Clock, vi(0) + vi(1000000000) + vi(1000000000));
+  site(B, 1, SiteKind::Watch, 0, "loss", "");
+  block(B, Block::Thread, vi(0) + vi(100) + str("t"));
+  std::string Watch = vi(1 << 4 | static_cast<uint8_t>(Ev::Watch)) + vi(2) +
+                      char(static_cast<uint8_t>(format::Val::Int)) + vi(4);
+  std::string Unknown = vi(9u << 4 | static_cast<uint8_t>(Ev::Watch)) + vi(2);
+  for (int I = 0; I < 4; ++I) // a record of an undefined site in each block
+    block(B, Block::Events,
+          vi(0) + vi(100 * I) + Watch + (I % 2 ? Unknown : Watch) + Watch);
+  block(B, Block::End, str("exit") + vi(0));
+  auto [Split, Whole] = splitAndWhole(B);
+  EXPECT_EQ(Split, Whole);
+  EXPECT_NE(Whole.find("(and 1 more)"), std::string::npos) << Whole;
+}
