@@ -328,8 +328,8 @@ void Feed::flattenRecord(const Event &E, const SiteInfo &Info) {
       for (const std::string &N : Info.ArgNames)
         Own |= N == Name;
       if (Own) {
-        Roots.push_back({static_cast<uint32_t>(Flat.size()),
-                         std::string_view(Name), 0, Origin::Arg});
+        addRoot(static_cast<uint32_t>(Flat.size()), std::string_view(Name), 0,
+                Origin::Arg);
         detail::flatten(V, Flat);
       }
     }
@@ -343,8 +343,7 @@ void Feed::flattenRecord(const Event &E, const SiteInfo &Info) {
     if (Top.K == Value::Kind::Object)
       for (uint32_t I = ValueAt + 1; I < Top.End; I = Flat[I].End)
         if (*Flat[I].Key != "param")
-          Roots.push_back(
-              {I, std::string_view(*Flat[I].Key), 1, Origin::State});
+          addRoot(I, std::string_view(*Flat[I].Key), 1, Origin::State);
     return;
   case SiteKind::Api: {
     const FlatNode *Phase = field("phase");
@@ -356,17 +355,17 @@ void Feed::flattenRecord(const Event &E, const SiteInfo &Info) {
       if (Args && Args->K == Value::Kind::Array) {
         auto A = static_cast<uint32_t>(Args - Flat.data());
         for (uint32_t I = A + 1; I < Args->End; I = Flat[I].End)
-          Roots.push_back({I, std::string_view(), 1, Origin::ApiArg});
+          addRoot(I, std::string_view(), 1, Origin::ApiArg);
       }
     } else if (Phase->S == "post") {
       if (const FlatNode *Ret = field("ret"))
-        Roots.push_back({static_cast<uint32_t>(Ret - Flat.data()),
-                         std::string_view("ret"), 1, Origin::ApiRet});
+        addRoot(static_cast<uint32_t>(Ret - Flat.data()),
+                std::string_view("ret"), 1, Origin::ApiRet);
     }
     return;
   }
   default:
-    Roots.push_back({ValueAt, std::string_view("value"), 0, Origin::Watch});
+    addRoot(ValueAt, std::string_view("value"), 0, Origin::Watch);
     return;
   }
 }

@@ -312,6 +312,15 @@ private:
     Origin O;
   };
   std::vector<Root> Roots;
+  /// Appends a root field by field: a braced temporary, written in parts
+  /// and copied whole, stalled on every record (store forwarding).
+  void addRoot(uint32_t Node, std::string_view Name, int Depth, Origin O) {
+    Root &R = Roots.emplace_back();
+    R.Node = Node;
+    R.Name = Name;
+    R.Depth = Depth;
+    R.O = O;
+  }
   /// Whether root `R`'s name is its node's key (a member of a value).
   bool nameIsKey(const Root &R) const {
     const std::string *Key = Flat[R.Node].Key;
