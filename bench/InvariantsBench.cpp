@@ -53,11 +53,10 @@ int main(int Argc, char **Argv) {
     Records = 0;
     for (const std::string &F : Files) {
       Trace T;
-      if (!openTrace(F, T, Error)) {
+      if (!inv::openTraceWhole(F, T, Error)) { // as sonde check reads
         std::fprintf(stderr, "invariants-bench: %s\n", Error.c_str());
         std::exit(2);
       }
-      T.Stream->setEncodedValues(true); // as sonde check reads
       for (const Event &E : events(T)) {
         ++Records;
         if (C)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`sonde infer` and `sonde check` on traces of the example programs.
 
-  bench/invariants.py BUILD [OUT.json] [--rounds=N]
+  bench/invariants.py BUILD [OUT.json] [--rounds=N] [--base=SONDE]
 
 For each workload, records 10 traces (seeds 1..10): `mnist`, the MNIST
 example as mnist-bugs without a bug (examples/mnist/probes-invariants.yaml:
@@ -17,6 +17,11 @@ Then N rounds (default 5), side by side in each round:
     process, side by side: each trace streamed without and with a Checker,
     so the checking alone is measured on values just decoded, as in
     `sonde check`.
+With --base=SONDE (another build's runtime/sonde, e.g. main's), each
+round also runs that `sonde check` on the same traces and invariants,
+alternating with this build's, and prints its records/s and the ratio of
+the two (median of the rounds' ratios): on a loaded machine the ratio moves
+less than either figure.
 Prints medians: infer seconds, check records/s end to end, and check
 records/s for the checking alone; CPU times (user + sys of the child),
 which load on the machine disturbs less than wall time. OUT.json (a
@@ -53,7 +58,7 @@ WORKLOADS = {
 }
 
 
-def measure(build, name, rounds, tmp):
+def measure(build, name, rounds, tmp, base=None):
     sonde = os.path.join(build, "runtime", "sonde")
     prog, extra, repeats = WORKLOADS[name]
     program = os.path.join(build, "examples", prog)
@@ -80,7 +85,7 @@ def measure(build, name, rounds, tmp):
         f.write("version: 1\ninvariants: []\n")
     many = traces * repeats
 
-    infer_cpu, infer_wall, check_cpu, read_cpu = [], [], [], []
+    infer_cpu, infer_wall, check_cpu, read_cpu, base_cpu = [], [], [], [], []
     check_wall = []
     records = invariants = 0
     for _ in range(rounds):
@@ -100,6 +105,14 @@ def measure(build, name, rounds, tmp):
         r, cpu, _ = cpu_run([sonde, "check", "--json", "--invariants", empty]
                             + many)
         read_cpu.append(cpu)
+        if base:
+            r, cpu, _ = cpu_run([base, "check", "--json", "--invariants", inv]
+                                + many)
+            if r.returncode not in (0, 1):
+                sys.exit("base sonde check failed: " + r.stderr)
+            if json.loads(r.stdout)["records"] != records:
+                sys.exit("base sonde check read another number of records")
+            base_cpu.append(cpu)
 
     med = statistics.median
     only = med([c - r for c, r in zip(check_cpu, read_cpu)])
@@ -123,6 +136,10 @@ def measure(build, name, rounds, tmp):
         print("bench/invariants.py: no in-process figures: " + why,
               file=sys.stderr)
         inproc = {"not_measured": {k + "inproc_*": why}}
+    if base_cpu:
+        inproc[k + "base_check_records_per_s"] = records / med(base_cpu)
+        inproc[k + "check_vs_base_speedup"] = med(
+            [b / c for b, c in zip(base_cpu, check_cpu)])
     return {
         k + "infer_10_traces_s": med(infer_wall),
         k + "infer_10_traces_cpu_s": med(infer_cpu),
@@ -148,11 +165,17 @@ def files_of(dirs):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--rounds")]
-    rounds = 5
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    rounds, base = 5, None
     for a in sys.argv[1:]:
         if a.startswith("--rounds="):
             rounds = int(a.split("=", 1)[1])
+        elif a.startswith("--base="):
+            base = os.path.abspath(a.split("=", 1)[1])
+            if not os.access(base, os.X_OK):
+                sys.exit("bench/invariants.py: %s is not executable" % base)
+        elif a.startswith("--"):
+            sys.exit("bench/invariants.py: unknown option " + a)
     if not args:
         sys.exit(__doc__)
     build = os.path.abspath(args[0])
@@ -162,7 +185,7 @@ def main():
     fig, missing = {}, {}
     with tempfile.TemporaryDirectory(prefix="sonde-inv-bench-") as tmp:
         for name in WORKLOADS:
-            part = measure(build, name, rounds, tmp)
+            part = measure(build, name, rounds, tmp, base)
             missing.update(part.pop("not_measured", {}))
             fig.update(part)
     # The headline figures (issue 17): the value-heavy MNIST workload.

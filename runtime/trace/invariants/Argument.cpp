@@ -119,6 +119,15 @@ public:
       Lasts[K].Same = Tallies[K].Inv->Relation == "same";
   }
 
+  /// same (without a scope) looks at the value alone (the link it keeps
+  /// is read only with a scope).
+  bool pure(const Feed &F, uint32_t Stream) override {
+    for (size_t I : about(F, Stream))
+      if (!Lasts[I].Same || !Tallies[I].Inv->Scope.empty())
+        return false;
+    return true;
+  }
+
   void value(const Feed &F, const Point &P) override {
     for (size_t I : about(F, P.Stream)) {
       const Invariant &Inv = *Tallies[I].Inv;

@@ -79,16 +79,13 @@ bool readEach(const std::vector<std::string> &Inputs,
   for (const std::string &Why : Skipped)
     diag("warning", Why);
   for (const std::string &F : Files) {
-    Trace T; // read as a stream: memory bounded by sites, not records
-    if (!openTrace(F, T, Error)) {
+    Trace T; // a stream over the file, read whole when small (OpenWhole.cpp)
+    if (!openTraceWhole(F, T, Error)) {
       diag("error", Error);
       return false;
     }
     if (!T.Problem.empty())
       diag("warning", F + ": " + T.Problem + "; read up to there");
-    // The Feed walks structured values' bytes (ValueDecode.h): kept
-    // encoded, they cost one allocation each instead of one per member.
-    T.Stream->setEncodedValues(true);
     for (const Event &E : events(T))
       Observe(T, E);
     EndTrace();
@@ -139,12 +136,12 @@ bool checkAll(const std::vector<std::string> &Inputs,
       Part &P = Parts[I];
       Checker C(Invs);
       for (const std::string &F : Groups[I]) {
-        Trace T; // read as a stream: memory bounded by sites, not records
-        if (!openTrace(F, T, P.Error))
+        Trace
+            T; // a stream over the file, read whole when small (OpenWhole.cpp)
+        if (!openTraceWhole(F, T, P.Error))
           break;
         if (!T.Problem.empty())
           P.Warnings.push_back(F + ": " + T.Problem + "; read up to there");
-        T.Stream->setEncodedValues(true); // as in readEach
         for (const Event &E : events(T))
           C.observe(T, E);
         C.endTrace();

@@ -328,8 +328,8 @@ void Feed::flattenRecord(const Event &E, const SiteInfo &Info) {
       for (const std::string &N : Info.ArgNames)
         Own |= N == Name;
       if (Own) {
-        Roots.push_back({static_cast<uint32_t>(Flat.size()),
-                         std::string_view(Name), 0, Origin::Arg});
+        addRoot(static_cast<uint32_t>(Flat.size()), std::string_view(Name), 0,
+                Origin::Arg);
         detail::flatten(V, Flat);
       }
     }
@@ -343,8 +343,7 @@ void Feed::flattenRecord(const Event &E, const SiteInfo &Info) {
     if (Top.K == Value::Kind::Object)
       for (uint32_t I = ValueAt + 1; I < Top.End; I = Flat[I].End)
         if (*Flat[I].Key != "param")
-          Roots.push_back(
-              {I, std::string_view(*Flat[I].Key), 1, Origin::State});
+          addRoot(I, std::string_view(*Flat[I].Key), 1, Origin::State);
     return;
   case SiteKind::Api: {
     const FlatNode *Phase = field("phase");
@@ -356,17 +355,17 @@ void Feed::flattenRecord(const Event &E, const SiteInfo &Info) {
       if (Args && Args->K == Value::Kind::Array) {
         auto A = static_cast<uint32_t>(Args - Flat.data());
         for (uint32_t I = A + 1; I < Args->End; I = Flat[I].End)
-          Roots.push_back({I, std::string_view(), 1, Origin::ApiArg});
+          addRoot(I, std::string_view(), 1, Origin::ApiArg);
       }
     } else if (Phase->S == "post") {
       if (const FlatNode *Ret = field("ret"))
-        Roots.push_back({static_cast<uint32_t>(Ret - Flat.data()),
-                         std::string_view("ret"), 1, Origin::ApiRet});
+        addRoot(static_cast<uint32_t>(Ret - Flat.data()),
+                std::string_view("ret"), 1, Origin::ApiRet);
     }
     return;
   }
   default:
-    Roots.push_back({ValueAt, std::string_view("value"), 0, Origin::Watch});
+    addRoot(ValueAt, std::string_view("value"), 0, Origin::Watch);
     return;
   }
 }
@@ -396,6 +395,44 @@ bool Feed::verify(uint32_t Node, std::string_view Name, int Depth, Origin O,
                   Depth + 1, O, L, At))
         return false;
   return true;
+}
+
+bool Feed::sameShape(const Layout &L) const {
+  if (L.SigGen != Gen || L.Sig.size() != Flat.size() ||
+      L.SigRoots.size() != Roots.size())
+    return false;
+  for (size_t I = 0; I < Flat.size(); ++I) {
+    const FlatNode &N = Flat[I];
+    const Layout::SigNode &S = L.Sig[I];
+    if (N.K != S.K || N.End != S.End || N.Key != S.Key)
+      return false;
+  }
+  for (size_t I = 0; I < Roots.size(); ++I) {
+    const Root &R = Roots[I];
+    const Layout::SigRoot &S = L.SigRoots[I];
+    if (R.Node != S.Node || R.Depth != S.Depth || R.O != S.O)
+      return false;
+    if (S.NameIsKey ? !nameIsKey(R) : R.Name != S.Name)
+      return false;
+  }
+  return true;
+}
+
+void Feed::noteShape(Layout &L) const {
+  L.SigGen = 0;
+  L.Sig.clear();
+  L.SigRoots.clear();
+  for (const FlatNode &N : Flat) {
+    // A key that is not a string table's may be another name at the same
+    // address next time: no shape to compare.
+    if (N.Key && !N.TableKey)
+      return;
+    L.Sig.push_back({N.K, N.End, N.Key});
+  }
+  for (const Root &R : Roots)
+    L.SigRoots.push_back(
+        {R.Node, R.Depth, R.O, nameIsKey(R), std::string(R.Name)});
+  L.SigGen = Gen;
 }
 
 void Feed::build(uint32_t Node, std::string_view Name, bool Item, int Depth,
@@ -445,13 +482,56 @@ bool Feed::wanted(uint32_t Stream) {
     for (Sink *K : Sinks)
       if (K->wants(*this, Stream))
         S.Sinks.push_back(K);
+    S.Pure = !S.Sinks.empty();
+    for (Sink *K : S.Sinks)
+      S.Pure = S.Pure && K->pure(*this, Stream);
   }
   CurSinks = &S.Sinks;
   return !S.Sinks.empty();
 }
 
-void Feed::sendAll(uint32_t Node, int Depth, const Layout &L, size_t &At) {
-  const Tok &T = L.Toks[At++];
+void Feed::memoKey(uint32_t Node) {
+  MemoBuf.clear();
+  const FlatNode &N = Flat[Node];
+  for (uint32_t I = Node + 1; I < N.End; I = Flat[I].End) {
+    const FlatNode &Item = Flat[I];
+    MemoBuf += static_cast<char>(Item.K);
+    if (Item.K == Value::Kind::String) {
+      // Its length first: two items never read as one.
+      uint64_t Len = Item.S.size();
+      MemoBuf.append(reinterpret_cast<const char *>(&Len), sizeof(Len));
+      MemoBuf.append(Item.S);
+    } else { // the bits: 0.0 and -0.0 differ, a NaN is never sent twice
+      MemoBuf.append(reinterpret_cast<const char *>(&Item.U), sizeof(Item.U));
+    }
+  }
+}
+
+bool Feed::repeats(uint32_t Node, Tok &T) {
+  const FlatNode &N = Flat[Node];
+  bool Same;
+  if (N.K == Value::Kind::String) {
+    Same = T.MemoK == N.K && T.MemoS == N.S;
+    if (!Same)
+      T.MemoS.assign(N.S);
+  } else if (N.K == Value::Kind::Array) {
+    memoKey(Node);
+    Same = T.MemoK == N.K && T.MemoS == MemoBuf;
+    if (!Same)
+      T.MemoS.swap(MemoBuf);
+  } else { // the bits: 0.0 and -0.0 differ, a NaN is never sent twice
+    Same = T.MemoK == N.K && T.MemoBits == N.U;
+    T.MemoBits = N.U;
+  }
+  if (Same && T.Held)
+    return true;
+  T.MemoK = N.K;
+  T.Held = false;
+  return false;
+}
+
+void Feed::sendAll(uint32_t Node, int Depth, Layout &L, size_t &At) {
+  Tok &T = L.Toks[At++];
   switch (T.C) {
   case Cat::None:
     return;
@@ -459,6 +539,10 @@ void Feed::sendAll(uint32_t Node, int Depth, const Layout &L, size_t &At) {
   case Cat::Text: {
     if (!wanted(T.Stream))
       return; // no check wants it: not even converted
+    bool Pure = ToSinks[T.Stream].Pure;
+    if (Pure && repeats(Node, T))
+      return; // sent last time and broke nothing: it would not now
+    uint64_t Before = Violations;
     Point &P = Pt;
     P.Stream = T.Stream;
     P.O = T.O;
@@ -473,6 +557,8 @@ void Feed::sendAll(uint32_t Node, int Depth, const Layout &L, size_t &At) {
     }
     for (Sink *K : *CurSinks)
       K->value(*this, P);
+    if (Pure)
+      T.Held = Violations == Before;
     return;
   }
   case Cat::Object:
@@ -511,13 +597,20 @@ void Feed::stream(const Event &E, uint32_t Site,
   P.Site = Site;
   P.E = &E;
   P.Stack = &Stack;
-  // Does the record have the layout of the last one? Names compared, no
-  // path built; if not, the layout is made again from this record.
+  // Does the record have the layout of the last one? Its shape the same,
+  // or else names compared, no path built; if not, the layout is made
+  // again from this record.
   size_t At = 0;
   bool Same = true;
-  for (const Root &R : Roots)
-    if (!(Same = verify(R.Node, R.Name, R.Depth, R.O, L, At)))
-      break;
+  if (sameShape(L)) {
+    At = L.Toks.size();
+  } else {
+    for (const Root &R : Roots)
+      if (!(Same = verify(R.Node, R.Name, R.Depth, R.O, L, At)))
+        break;
+    if (Same && At == L.Toks.size())
+      noteShape(L);
+  }
   if (!Same || At != L.Toks.size()) {
     L.Toks.clear();
     std::string Prefix = L.Param.empty() ? std::string() : " [" + L.Param + "]";
@@ -530,6 +623,7 @@ void Feed::stream(const Event &E, uint32_t Site,
         PathBuf = " args[" + std::to_string(ArgNo++) + "]";
       build(R.Node, R.Name, false, R.Depth, R.O, Site, L);
     }
+    noteShape(L);
   }
   At = 0;
   for (const Root &R : Roots)

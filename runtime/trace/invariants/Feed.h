@@ -106,6 +106,14 @@ public:
   /// Whether value() wants the points of this stream; asked once per
   /// stream, so that a point goes only to the sinks that use it.
   virtual bool wants(const Feed &, uint32_t /*Stream*/) { return true; }
+  /// Whether value() on this stream is a function of the point's value
+  /// alone, which changes nothing when given again the value of a call
+  /// that found no violation (asked once per stream). When every sink that
+  /// wants a stream says so, the Feed does not send a leaf whose value is
+  /// the one it sent last, if that one broke nothing: most fields of a
+  /// model state record (dtype, shape, numel) are the same record after
+  /// record.
+  virtual bool pure(const Feed &, uint32_t /*Stream*/) { return false; }
   /// A region ended (a record past its end arrived, or the trace ended).
   virtual void scopeClosed(const Feed &, const OpenScope &) {}
   /// The trace is over: forget what chains records of one trace.
@@ -157,6 +165,10 @@ public:
                               : detail::flatMember(Flat, ValueAt, Key);
   }
 
+  /// A check found a violation (CheckSink::violate): a value that did is
+  /// sent again when it repeats.
+  void violated() const { ++Violations; }
+
   /// Says something once to whoever runs the command (a warning): what a
   /// relation could not do with these traces, and why.
   void note(std::string Text) { Notes.push_back(std::move(Text)); }
@@ -182,6 +194,13 @@ private:
     /// Name in trace KeyGen: the same pointer then needs no comparison.
     mutable const std::string *Key = nullptr;
     mutable uint64_t KeyGen = 0;
+    /// A leaf whose stream's sinks are all pure: the value last sent (a
+    /// scalar's kind and bits, a string's text, an array's memoKey()), and
+    /// whether it broke nothing.
+    Value::Kind MemoK = Value::Kind::Null;
+    bool Held = false;
+    uint64_t MemoBits = 0;
+    std::string MemoS;
   };
   /// The nodes of a site's records (of one parameter's, for model state),
   /// as the last record had them. Records of a site have the same shape
@@ -189,6 +208,26 @@ private:
   /// and no path is built.
   struct Layout {
     std::vector<Tok> Toks;
+    /// The shape of the last record verified against Toks, when every key
+    /// of its nodes was a file's string table's: the kind, end and key of
+    /// each node, and its roots. A record of the same shape, in the same
+    /// trace, has the layout: compared node by node, not walked.
+    struct SigNode {
+      Value::Kind K;
+      uint32_t End;
+      const std::string *Key;
+    };
+    struct SigRoot {
+      uint32_t Node;
+      int Depth;
+      Origin O;
+      /// The name is its node's key (compared with the nodes), else Name.
+      bool NameIsKey;
+      std::string Name;
+    };
+    std::vector<SigNode> Sig;
+    std::vector<SigRoot> SigRoots;
+    uint64_t SigGen = 0;      ///< 0: none
     std::string Param;        ///< model state: the parameter
     uint32_t ParamStream = 0; ///< model state: `site [param]`
   };
@@ -215,9 +254,19 @@ private:
               const std::vector<OpenScope> &Stack, Layout &L);
   bool verify(uint32_t Node, std::string_view Name, int Depth, Origin O,
               const Layout &L, size_t &Cur) const;
+  /// Whether the record has the shape L.Sig notes; noteShape() notes it.
+  bool sameShape(const Layout &L) const;
+
+  void noteShape(Layout &L) const;
   void build(uint32_t Node, std::string_view Name, bool Item, int Depth,
              Origin O, uint32_t Site, Layout &L);
-  void sendAll(uint32_t Node, int Depth, const Layout &L, size_t &Cur);
+  void sendAll(uint32_t Node, int Depth, Layout &L, size_t &Cur);
+  /// The items of an array of scalars as bytes that are equal exactly
+  /// when the items are, into MemoBuf.
+  void memoKey(uint32_t Node);
+  /// Whether leaf `Node` holds the value `T` last sent, which held; else
+  /// notes it as the one sent now (Held false until sent).
+  bool repeats(uint32_t Node, Tok &T);
   Cat catOf(uint32_t Node, int Depth, Origin O) const;
   bool wanted(uint32_t Stream);
 
@@ -236,6 +285,7 @@ private:
   /// Per stream: the sinks that want its points (valid when Known).
   struct StreamSinks {
     bool Known = false;
+    bool Pure = false; ///< every sink in Sinks is pure() on it
     std::vector<Sink *> Sinks;
   };
   std::vector<StreamSinks> ToSinks;
@@ -246,7 +296,8 @@ private:
   size_t TraceCount = 0;
   uint64_t Gen = 0; ///< counts beginTrace(): whose string table keys are
   uint64_t Records = 0;
-  std::string PathBuf, TextBuf;
+  std::string PathBuf, TextBuf, MemoBuf;
+  mutable uint64_t Violations = 0;
   Point Pt;
   std::vector<SiteLayouts> Layouts; ///< per interned site
   /// The record being streamed, flat (flattenRecord): its nodes, where its
@@ -261,6 +312,20 @@ private:
     Origin O;
   };
   std::vector<Root> Roots;
+  /// Appends a root field by field: a braced temporary, written in parts
+  /// and copied whole, stalled on every record (store forwarding).
+  void addRoot(uint32_t Node, std::string_view Name, int Depth, Origin O) {
+    Root &R = Roots.emplace_back();
+    R.Node = Node;
+    R.Name = Name;
+    R.Depth = Depth;
+    R.O = O;
+  }
+  /// Whether root `R`'s name is its node's key (a member of a value).
+  bool nameIsKey(const Root &R) const {
+    const std::string *Key = Flat[R.Node].Key;
+    return Key && R.Name.data() == Key->data() && R.Name.size() == Key->size();
+  }
   int64_t CurParamStream = -1;
   std::vector<std::string> Notes;
 };

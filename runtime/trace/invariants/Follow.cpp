@@ -84,12 +84,11 @@ bool followCheck(const std::vector<std::string> &Inputs,
       for (const std::string &F : Files) {
         Trace T;
         std::string Error;
-        if (!openTrace(F, T, Error)) {
+        if (!openTraceWhole(F, T, Error)) {
           AllEnded = false; // its header may not be written yet
           Unread.push_back(Error);
           continue;
         }
-        T.Stream->setEncodedValues(true); // as in Commands.cpp
         for (const Event &E : events(T))
           C.observe(T, E);
         C.endTrace();

@@ -130,6 +130,11 @@ private:
   std::unique_ptr<Impl> P;
 };
 
+/// Opens a trace as openTrace does, for infer and check: a file of up to
+/// 64 MB is read whole, in one read, and its structured values are kept
+/// encoded (OpenWhole.cpp). Fails as openTrace does.
+bool openTraceWhole(const std::string &Path, Trace &Out, std::string &Error);
+
 /// The invariants file (YAML, docs/invariants.md): written by infer.
 void writeInvariants(const std::vector<Invariant> &Invariants,
                      const std::vector<std::string> &Traces,

@@ -50,6 +50,7 @@ int64_t CheckSink::idOf(const Feed &F, size_t I, bool Other, bool Scope) {
 
 void CheckSink::violate(size_t I, const Feed &F, const Where &W) {
   Tally &T = Tallies[I];
+  F.violated();
   if (T.Count++ == 0) {
     T.First = W;
     T.Seq = F.records();

@@ -187,6 +187,15 @@ public:
     }
   }
 
+  /// finite, range and fixed (without a scope) look at the value alone.
+  bool pure(const Feed &F, uint32_t Stream) override {
+    for (size_t I : about(F, Stream))
+      if (Lasts[I].R == Rel::Monotone ||
+          (Lasts[I].R == Rel::Fixed && !Tallies[I].Inv->Scope.empty()))
+        return false;
+    return true;
+  }
+
   void value(const Feed &F, const Point &P) override {
     if (!isValueStream(P) && !isScalarStream(P))
       return;

@@ -124,10 +124,16 @@ bool decodeWith(Cursor &C, Value &V, unsigned Depth, const KeyFn &Key) {
   return false;
 }
 
-/// The size of the value at C (from its tag) when it decodes without any
-/// fault (every key defined, nothing cut), else 0: exactly the values that
-/// decodeWith reads whole, over the same bytes.
-bool wholeValue(Cursor &C, unsigned Depth, const EncodedKeys &Keys) {
+/// Walks the value at C (from its tag) without making it: true where
+/// decodeWith would be, `KeyOk(id)` saying whether an object key may be
+/// used. The two readings differ in what an item that fails means:
+///  - `Whole` (a value kept encoded): the value fails; so exactly the values
+///    that decodeWith reads without any fault are accepted, every byte read;
+///  - else (the reader's check, Decoder::skipValue): as in decodeWith, an
+///    item that fails while its bytes are there ends its object or array,
+///    which keeps the items before it.
+template <bool Whole, class KeyFn>
+bool walkValue(Cursor &C, unsigned Depth, const KeyFn &KeyOk) {
   if (Depth > 64)
     return false;
   auto Tag = static_cast<Val>(C.byte());
@@ -156,12 +162,15 @@ bool wholeValue(Cursor &C, unsigned Depth, const EncodedKeys &Keys) {
     for (uint64_t I = 0; I < N && C.ok(); ++I) {
       if (Object) {
         uint64_t Id = C.varint();
-        if (!C.ok() || Id >= Keys.Defined.size() || !Keys.Defined[Id])
+        if (!C.ok() || !KeyOk(Id))
           return false;
       }
       const uint8_t *ItemAt = C.pos();
-      if (!wholeValue(C, Depth + 1, Keys))
-        return false;
+      if (!walkValue<Whole>(C, Depth + 1, KeyOk)) {
+        if (Whole)
+          return false;
+        break; // decodeWith keeps the items before; C.ok() says the rest
+      }
       if (static_cast<Val>(*ItemAt) == Val::Truncated)
         break;
     }
@@ -171,61 +180,183 @@ bool wholeValue(Cursor &C, unsigned Depth, const EncodedKeys &Keys) {
   return false;
 }
 
-/// Appends the nodes of the value at C, which wholeValue() accepted.
-void flattenBytes(Cursor &C, const Value::KeyTable &Keys,
-                  const std::string *Key, std::vector<FlatNode> &Out) {
-  size_t At = Out.size();
-  Out.emplace_back();
-  Out[At].Key = Key;
-  Out[At].TableKey = Key != nullptr;
-  auto Tag = static_cast<Val>(C.byte());
+/// A varint at P (below E) into V, P then past it; false where
+/// Cursor::varint() fails.
+inline bool fastVarint(const uint8_t *&P, const uint8_t *E, uint64_t &V) {
+  if (__builtin_expect(P < E && *P < 0x80, 1)) {
+    V = *P++;
+    return true;
+  }
+  Cursor C(P, E);
+  V = C.varint();
+  P = C.pos();
+  return C.ok();
+}
+
+/// walkValue on a value without any fault, which is every value of a
+/// sound file: the end of its bytes, or null at anything else (a key not
+/// allowed, bytes cut short, an unknown tag, too deep), where walkValue
+/// must say what it means. A loop over raw pointers, with no cursor state
+/// to keep: the two walks of the reader over every value were a quarter
+/// of reading a trace of tensor summaries.
+template <class KeyFn>
+const uint8_t *fastWalk(const uint8_t *P, const uint8_t *E, unsigned Depth,
+                        const KeyFn &KeyOk);
+
+/// The rest of a scalar whose tag was read (null: not a scalar, or cut).
+/// Inline: an object's members are mostly scalars, and a call per member
+/// cost more than reading it.
+inline const uint8_t *fastScalar(Val Tag, const uint8_t *P, const uint8_t *E,
+                                 bool &Scalar) {
+  uint64_t N;
+  Scalar = true;
   switch (Tag) {
   case Val::Null:
-    Out[At].K = Value::Kind::Null;
-    break;
   case Val::False:
   case Val::True:
-    Out[At].K = Value::Kind::Bool;
-    Out[At].B = Tag == Val::True;
-    break;
+  case Val::Truncated:
+    return P;
   case Val::Int:
-    Out[At].K = Value::Kind::Int;
-    Out[At].I = C.svarint();
-    break;
   case Val::UInt:
-    Out[At].K = Value::Kind::UInt;
-    Out[At].U = C.varint();
-    break;
+    return fastVarint(P, E, N) ? P : nullptr;
   case Val::Float:
-    Out[At].K = Value::Kind::Float;
-    Out[At].F = C.f64();
-    break;
-  case Val::String: {
-    Out[At].K = Value::Kind::String;
-    uint64_t N = C.varint();
-    Out[At].S = std::string_view(reinterpret_cast<const char *>(C.bytes(N)),
-                                 static_cast<size_t>(N));
-    break;
+    return E - P >= 8 ? P + 8 : nullptr;
+  case Val::String:
+    return fastVarint(P, E, N) && static_cast<uint64_t>(E - P) >= N ? P + N
+                                                                    : nullptr;
+  default:
+    Scalar = false;
+    return nullptr;
   }
-  case Val::Object:
-  case Val::Array: {
-    bool Object = Tag == Val::Object;
-    Out[At].K = Object ? Value::Kind::Object : Value::Kind::Array;
-    uint64_t N = C.varint();
-    for (uint64_t I = 0; I < N && C.ok(); ++I) {
-      const std::string *Name = Object ? &Keys[C.varint()] : nullptr;
-      const uint8_t *ItemAt = C.pos();
-      flattenBytes(C, Keys, Name, Out);
-      if (static_cast<Val>(*ItemAt) == Val::Truncated)
-        break;
-    }
-    break;
+}
+
+template <class KeyFn>
+const uint8_t *fastWalk(const uint8_t *P, const uint8_t *E, unsigned Depth,
+                        const KeyFn &KeyOk) {
+  // Items one deeper are read inline: walkValue says what too deep means.
+  if (P >= E || Depth >= 64)
+    return nullptr;
+  auto Tag = static_cast<Val>(*P++);
+  bool Scalar;
+  if (const uint8_t *End = fastScalar(Tag, P, E, Scalar); Scalar)
+    return End;
+  if (Tag != Val::Object && Tag != Val::Array)
+    return nullptr;
+  bool Object = Tag == Val::Object;
+  uint64_t N;
+  if (!fastVarint(P, E, N))
+    return nullptr;
+  for (uint64_t I = 0; I < N; ++I) {
+    uint64_t Id;
+    if (Object && !(fastVarint(P, E, Id) && KeyOk(Id)))
+      return nullptr;
+    if (P >= E)
+      return nullptr;
+    auto ItemTag = static_cast<Val>(*P);
+    const uint8_t *Next = fastScalar(ItemTag, P + 1, E, Scalar);
+    if (!Scalar)
+      Next = fastWalk(P, E, Depth + 1, KeyOk);
+    if (!Next)
+      return nullptr;
+    P = Next;
+    if (ItemTag == Val::Truncated)
+      break;
+  }
+  return P;
+}
+
+/// walkValue, by fastWalk when the value has no fault (the same answer
+/// and the same bytes read), else by walkValue itself.
+template <bool Whole, class KeyFn>
+bool walk(Cursor &C, unsigned Depth, const KeyFn &KeyOk) {
+  if (const uint8_t *End =
+          fastWalk(C.pos(), C.pos() + C.left(), Depth, KeyOk)) {
+    C.bytes(static_cast<size_t>(End - C.pos()));
+    return true;
+  }
+  return walkValue<Whole>(C, Depth, KeyOk);
+}
+
+/// Whether the value at C decodes without any fault (every key defined,
+/// nothing cut), C then past it.
+bool wholeValue(Cursor &C, const EncodedKeys &Keys) {
+  return walk<true>(C, 0, [&Keys](uint64_t Id) {
+    return Id < Keys.DefinedAt.size() && Keys.DefinedAt[Id] != NotDefined;
+  });
+}
+
+/// Fills `N` from the leaf at C whose tag `Tag` was read; false for an
+/// Object or Array.
+__attribute__((always_inline)) inline bool flatLeaf(Val Tag, Cursor &C,
+                                                    FlatNode &N) {
+  switch (Tag) {
+  case Val::Null:
+    N.K = Value::Kind::Null;
+    return true;
+  case Val::False:
+  case Val::True:
+    N.K = Value::Kind::Bool;
+    N.B = Tag == Val::True;
+    return true;
+  case Val::Int:
+    N.K = Value::Kind::Int;
+    N.I = C.svarint();
+    return true;
+  case Val::UInt:
+    N.K = Value::Kind::UInt;
+    N.U = C.varint();
+    return true;
+  case Val::Float:
+    N.K = Value::Kind::Float;
+    N.F = C.f64();
+    return true;
+  case Val::String: {
+    N.K = Value::Kind::String;
+    uint64_t Len = C.varint();
+    N.S = std::string_view(reinterpret_cast<const char *>(C.bytes(Len)),
+                           static_cast<size_t>(Len));
+    return true;
   }
   case Val::Truncated:
-    Out[At].K = Value::Kind::Truncated;
-    break;
+    N.K = Value::Kind::Truncated;
+    return true;
+  default:
+    return false;
   }
-  Out[At].End = static_cast<uint32_t>(Out.size());
+}
+
+/// Appends the nodes of the value at C, which wholeValue() accepted. `Out`
+/// has room for them (a node takes a byte at least): no node moves while
+/// they are made. Leaves are made inline, not by a call each.
+void flattenBytes(Cursor &C, const Value::KeyTable &Keys,
+                  const std::string *Key, std::vector<FlatNode> &Out) {
+  FlatNode &N = Out.emplace_back();
+  N.Key = Key;
+  N.TableKey = Key != nullptr;
+  auto Tag = static_cast<Val>(C.byte());
+  if (!flatLeaf(Tag, C, N)) {
+    bool Object = Tag == Val::Object;
+    N.K = Object ? Value::Kind::Object : Value::Kind::Array;
+    uint64_t Count = C.varint();
+    for (uint64_t I = 0; I < Count && C.ok(); ++I) {
+      const std::string *Name = Object ? &Keys[C.varint()] : nullptr;
+      const uint8_t *ItemAt = C.pos();
+      auto ItemTag = static_cast<Val>(*ItemAt);
+      if (ItemTag != Val::Object && ItemTag != Val::Array) {
+        FlatNode &Leaf = Out.emplace_back();
+        Leaf.Key = Name;
+        Leaf.TableKey = Name != nullptr;
+        C.byte();
+        flatLeaf(ItemTag, C, Leaf);
+        Leaf.End = static_cast<uint32_t>(Out.size());
+      } else {
+        flattenBytes(C, Keys, Name, Out);
+      }
+      if (ItemTag == Val::Truncated)
+        break;
+    }
+  }
+  N.End = static_cast<uint32_t>(Out.size());
 }
 
 void flattenValue(const Value &V, const std::string *Key,
@@ -233,6 +364,7 @@ void flattenValue(const Value &V, const std::string *Key,
   if (V.encoding().Data) {
     const Value::Encoding E = V.encoding();
     Cursor C(E.Data, E.Data + E.Size);
+    Out.reserve(Out.size() + E.Size);
     flattenBytes(C, *E.Keys, Key, Out);
     return;
   }
@@ -270,7 +402,7 @@ bool Decoder::decodeValue(Cursor &C, Value &V, unsigned Depth) {
     if (!EncKeys)
       EncKeys = encodedKeys();
     Cursor Probe = C;
-    if (EncKeys->Table && wholeValue(Probe, 0, *EncKeys)) {
+    if (EncKeys->Table && wholeValue(Probe, *EncKeys)) {
       auto N = static_cast<size_t>(Probe.pos() - At);
       V = Value::encoded(
           static_cast<Val>(*At) == Val::Object ? Value::Kind::Object
@@ -296,10 +428,10 @@ std::shared_ptr<EncodedKeys> Decoder::encodedKeys() const {
   if (Strings.empty() || Max > 4 * Strings.size() + 4096)
     return K;
   auto Table = std::make_shared<Value::KeyTable>(size_t(Max) + 1);
-  K->Defined.assign(size_t(Max) + 1, 0);
+  K->DefinedAt.assign(size_t(Max) + 1, NotDefined);
   for (const auto &[Id, S] : Strings) {
     (*Table)[Id] = S.first;
-    K->Defined[Id] = 1;
+    K->DefinedAt[Id] = S.second;
   }
   K->Table = std::move(Table);
   return K;
@@ -336,52 +468,21 @@ const FlatNode *flatMember(const std::vector<FlatNode> &Nodes, size_t At,
 /// decodeValue without the value: true exactly where decodeValue would be
 /// (an object key must have been defined before the block `BlockAt`).
 bool Decoder::skipValue(Cursor &C, uint64_t BlockAt, unsigned Depth) {
-  if (Depth > 64)
-    return false;
-  auto Tag = static_cast<Val>(C.byte());
-  if (!C.ok())
-    return false;
-  switch (Tag) {
-  case Val::Null:
-  case Val::False:
-  case Val::True:
-  case Val::Truncated:
-    return true;
-  case Val::Int:
-  case Val::UInt:
-    C.varint();
-    return C.ok();
-  case Val::Float:
-    C.f64();
-    return C.ok();
-  case Val::String:
-    C.bytes(C.varint());
-    return C.ok();
-  case Val::Object:
-  case Val::Array: {
-    bool Object = Tag == Val::Object;
-    uint64_t N = C.varint();
-    bool Ok = true;
-    for (uint64_t I = 0; I < N && C.ok(); ++I) {
-      if (Object) {
-        uint64_t Key = C.varint();
-        auto It = Strings.find(static_cast<uint32_t>(Key));
-        if (!C.ok() || It == Strings.end() || Key > UINT32_MAX ||
-            It->second.second >= BlockAt)
-          return false;
-      }
-      const uint8_t *ItemAt = C.pos();
-      if (!skipValue(C, BlockAt, Depth + 1)) {
-        Ok = C.ok();
-        break;
-      }
-      if (static_cast<Val>(*ItemAt) == Val::Truncated)
-        break;
-    }
-    return Ok && C.ok();
+  // The keys by id in a table made once (a hash lookup per key was most
+  // of this walk); a file of sparse ids (corrupt) looks each one up.
+  if (!EncKeys)
+    EncKeys = encodedKeys();
+  if (EncKeys->Table) {
+    const std::vector<uint64_t> &At = EncKeys->DefinedAt;
+    return walk<false>(C, Depth, [&At, BlockAt](uint64_t Id) {
+      return Id < At.size() && At[Id] < BlockAt;
+    });
   }
-  }
-  return false;
+  return walkValue<false>(C, Depth, [this, BlockAt](uint64_t Id) {
+    auto It = Strings.find(static_cast<uint32_t>(Id));
+    return It != Strings.end() && Id <= UINT32_MAX &&
+           It->second.second < BlockAt;
+  });
 }
 
 } // namespace sonde::trace::detail

@@ -32,12 +32,17 @@ namespace sonde::trace::detail {
 bool decodeEncoded(const Value::Encoding &E, Value::Members &Members,
                    std::vector<Value> &Items);
 
-/// What a Decoder keeps to make encoded values: the file's strings as a
-/// table (built once, when the outline has read them all) and which ids a
-/// String block defined.
+/// DefinedAt of an id no String block defined.
+constexpr uint64_t NotDefined = ~uint64_t(0);
+
+/// What a Decoder keeps to walk and make encoded values: the file's strings
+/// as a table (built once, when the outline has read them all) and where
+/// each id was first defined (the offset of its String block), so that a
+/// value's keys are checked by index. Both empty when the ids are too
+/// sparse for a table (a corrupt file): its values are decoded as usual.
 struct EncodedKeys {
   std::shared_ptr<const Value::KeyTable> Table;
-  std::vector<uint8_t> Defined;
+  std::vector<uint64_t> DefinedAt;
 };
 
 /// One node of a value in preorder: a scalar, a string, or an Object or

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TraceFormat.h"
 #include "reader/ValueDecode.h"
 #include "sonde/trace.h"
 
@@ -117,6 +118,94 @@ TEST(EncodedValues, ReadTheSameOnEveryCorpusInput) {
   // none without the option.
   EXPECT_GT(Structured, 0u);
   EXPECT_EQ(Unused, 0u);
+}
+
+namespace {
+
+using sonde::format::Block;
+using sonde::format::Ev;
+using sonde::format::Val;
+
+std::string vi(uint64_t V) {
+  char Buf[10];
+  return std::string(Buf, sonde::format::putVarint(Buf, V));
+}
+std::string str(const std::string &S) { return vi(S.size()) + S; }
+std::string tag(Val V) { return std::string(1, static_cast<char>(V)); }
+
+/// A trace (format 1.6) of watch site 1 on thread 0 whose one Events block
+/// holds `Values`, one record each; string 1 ("k") is defined before the
+/// block, string 2 ("late") after it.
+std::string traceOf(const std::vector<std::string> &Values) {
+  std::string Bytes(sonde::format::Magic, 8);
+  Bytes += std::string{1, 0, 6, 0, 0, 0, 0, 0};
+  auto Put = [&Bytes](Block B, const std::string &Payload) {
+    Bytes += static_cast<char>(B);
+    auto Len = static_cast<uint32_t>(Payload.size());
+    for (int I = 0; I < 4; ++I)
+      Bytes += static_cast<char>((Len >> (8 * I)) & 0xff);
+    Bytes += Payload;
+  };
+  Put(Block::Process, vi(42) + vi(1) + vi(0) + str("host") + str("prog") +
+                          vi(1000000000) + str("boot"));
+  Put(Block::Clock, vi(0) + vi(1000000000) + vi(1000000000));
+  Put(Block::Site, vi(1) + static_cast<char>(sonde::SiteKind::Watch) +
+                       static_cast<char>(0) + vi(1) + vi(0) + str("user") +
+                       str("w") + str("f.cpp") + str("fn") + str("") + str(""));
+  Put(Block::Thread, vi(0) + vi(100) + str("t"));
+  Put(Block::String, vi(1) + str("k"));
+  std::string Records;
+  for (const std::string &V : Values)
+    Records += vi(uint64_t(1) << sonde::format::EvTypeBits |
+                  static_cast<uint8_t>(Ev::Watch)) +
+               vi(sonde::format::zigzag(1)) + V;
+  Put(Block::Events, vi(0) + vi(1000) + Records);
+  Put(Block::String, vi(2) + str("late"));
+  Put(Block::End, str("exit") + vi(0));
+  return Bytes;
+}
+
+/// `Inner` inside `Depth` arrays of one item each.
+std::string nested(int Depth, const std::string &Inner) {
+  std::string Out;
+  for (int I = 0; I < Depth; ++I)
+    Out += tag(Val::Array) + vi(1);
+  return Out + Inner;
+}
+
+} // namespace
+
+TEST(EncodedValues, ValuesAtTheReadersLimitsReadTheSame) {
+  // The reader walks a value's bytes by a fast path when nothing in it is
+  // unusual and by the exact walker otherwise (ValueDecode.cpp): at the
+  // limits (nesting, keys not yet defined, bytes cut), both readings and
+  // the check of the records agree, and what follows is read the same.
+  std::string Int7 = tag(Val::Int) + vi(sonde::format::zigzag(7));
+  std::string After = tag(Val::UInt) + vi(5);
+  std::vector<std::vector<std::string>> Cases;
+  for (int Depth : {63, 64, 65, 66})
+    Cases.push_back({nested(Depth, Int7), After});
+  // An object member whose key is defined only after the block, nested in
+  // an array after a good item: the check keeps the item before it.
+  Cases.push_back(
+      {tag(Val::Array) + vi(2) + Int7 + tag(Val::Object) + vi(1) + vi(2) + Int7,
+       After});
+  Cases.push_back({tag(Val::Object) + vi(1) + vi(1) + Int7, After});
+  Cases.push_back({tag(Val::Object) + vi(2) + vi(1) + Int7}); // cut short
+  for (size_t I = 0; I < Cases.size(); ++I) {
+    std::string Bytes = traceOf(Cases[I]);
+    size_t Structured = 0;
+    EXPECT_EQ(events(Bytes, false, Structured), events(Bytes, true, Structured))
+        << "case " << I;
+  }
+  // Depth 64 is read whole; 65 is not (the reader's limit).
+  size_t Unused = 0;
+  std::vector<std::string> At64 = events(traceOf(Cases[1]), true, Unused);
+  ASSERT_EQ(At64.size(), 2u);
+  EXPECT_NE(At64[0].find(std::string(64, '[') + "i7"), std::string::npos);
+  EXPECT_EQ(At64[1].rfind("1 u5 ", 0), 0u) << At64[1];
+  std::vector<std::string> At65 = events(traceOf(Cases[2]), true, Unused);
+  EXPECT_EQ(At65[0].find("i7"), std::string::npos) << At65[0];
 }
 
 TEST(EncodedValues, DecodedOnceAndSharedByCopies) {

@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -44,6 +45,7 @@ struct Knobs {
   bool ApiInZeroGrad = true;
   bool EpochRegion = true; ///< the epoch loop is probed
   int HashSkewFrom = -1;   ///< p1's hash takes another value from that step
+  std::vector<int> HalfAt; ///< the batch's dtype is float16 at those steps
 };
 
 class Builder {
@@ -162,9 +164,13 @@ Trace makeRun(const Knobs &K) {
       if (Global == K.ShapeBreakAt)
         Rows = 16;
       B.watch(B.Data, S0 + 5,
-              Value::object({{"dtype", Value::string("float32")},
-                             {"shape", shapeValue(Rows)},
-                             {"hash", Value::string(hex(BatchHash))}}));
+              Value::object(
+                  {{"dtype", Value::string(std::count(K.HalfAt.begin(),
+                                                      K.HalfAt.end(), Global)
+                                               ? "float16"
+                                               : "float32")},
+                   {"shape", shapeValue(Rows)},
+                   {"hash", Value::string(hex(BatchHash))}}));
       if (Global != K.NoZeroGradAt) {
         B.region(B.ZeroGrad, S0 + 10, 50);
         if (K.ApiInZeroGrad) {
@@ -441,6 +447,22 @@ TEST_F(Relations, FiniteHoldsAndBreaks) {
   ASSERT_NE(V, nullptr) << describe(R);
   EXPECT_EQ(V->First.Line, 16u);
   EXPECT_NE(V->First.Detail.find("nan"), std::string::npos);
+}
+
+TEST_F(Relations, ARepeatedValueIsCheckedAgainOnlyWhenItBrokeSomething) {
+  // The Feed does not send a pure check (value.fixed) a value it sent
+  // last time, if that one held; a value that broke it is sent again, and
+  // a good one after a bad one too.
+  ASSERT_NE(findInv(Invs, "fixed", "value.dtype"), nullptr);
+  Knobs K = Third;
+  K.HalfAt = {5, 6, 12};
+  CheckReport R = check(Invs, makeRun(K));
+  const Violation *V = violated(R, "fixed");
+  ASSERT_NE(V, nullptr) << describe(R);
+  EXPECT_NE(V->Inv->Subject.find("value.dtype"), std::string::npos);
+  EXPECT_EQ(V->Count, 3u);
+  EXPECT_NE(V->First.Detail.find("float16"), std::string::npos);
+  EXPECT_EQ(R.Violations.size(), 1u) << describe(R);
 }
 
 TEST_F(Relations, FiniteIsNotLearnedForIntegers) {

@@ -1,0 +1,98 @@
+//===- OpenWhole.cpp - A trace opened for infer and check -----------------===//
+//
+// `sonde infer` and `sonde check` read every byte of every trace, each
+// file once for its outline, once for the check of its records and once
+// for its events (reader/Decoder.h). Opened as other commands open a trace
+// (openTrace), each of those walks reads its blocks one pread at a time:
+// the MNIST example's files hold about 300 blocks of 700 bytes, so a tenth
+// of `sonde check` went to the kernel. Here a file of up to WholeLimit
+// bytes is read in one read and the stream reads it in memory
+// (TraceStream::openBytes); a larger one (or one that cannot be read so)
+// is opened as usual, so memory stays bounded by the limit, not by the
+// records. Values are kept encoded (TraceStream::setEncodedValues): the
+// Feed walks their bytes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Invariants.h"
+
+#include <cerrno>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace sonde::trace::inv {
+namespace {
+
+/// The largest file read whole: far above a training run's trace of a few
+/// MB, far below what memory holds.
+constexpr uint64_t WholeLimit = uint64_t(64) << 20;
+
+/// The file's bytes, and the stream that reads them (destroyed first).
+struct Whole {
+  std::vector<uint8_t> Bytes;
+  TraceStream Stream;
+};
+
+/// Reads the file whole into `Bytes`; false when it cannot, or is larger
+/// than the limit.
+bool readWhole(const std::string &Path, std::vector<uint8_t> &Bytes) {
+  int Fd = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (Fd < 0)
+    return false;
+  struct stat St;
+  bool Ok = fstat(Fd, &St) == 0 && S_ISREG(St.st_mode) &&
+            static_cast<uint64_t>(St.st_size) <= WholeLimit;
+  if (Ok) {
+    Bytes.resize(static_cast<size_t>(St.st_size));
+    size_t Got = 0;
+    while (Got < Bytes.size()) {
+      ssize_t N = ::read(Fd, Bytes.data() + Got, Bytes.size() - Got);
+      if (N < 0 && errno == EINTR)
+        continue;
+      if (N <= 0)
+        break; // cut while read: what was read is the file
+      Got += static_cast<size_t>(N);
+    }
+    Bytes.resize(Got);
+  }
+  ::close(Fd);
+  return Ok;
+}
+
+} // namespace
+
+bool openTraceWhole(const std::string &Path, Trace &Out, std::string &Error) {
+  auto W = std::make_shared<Whole>();
+  if (!readWhole(Path, W->Bytes) ||
+      !W->Stream.openBytes(W->Bytes.data(), W->Bytes.size(), Path, Error)) {
+    // As every other command opens it, with the same errors.
+    if (!openTrace(Path, Out, Error))
+      return false;
+    Out.Stream->setEncodedValues(true);
+    return true;
+  }
+  // As openTrace: the caller's copy of the outline, the stream's own.
+  const Trace &T = W->Stream.trace();
+  Out = Trace();
+  Out.Path = T.Path;
+  Out.VersionMajor = T.VersionMajor;
+  Out.VersionMinor = T.VersionMinor;
+  Out.Process = T.Process;
+  Out.Sites = T.Sites;
+  Out.Threads = T.Threads;
+  Out.NsPerTick = T.NsPerTick;
+  Out.Anchors = T.Anchors;
+  Out.Sync = T.Sync;
+  Out.Complete = T.Complete;
+  Out.StoppedAt = T.StoppedAt;
+  Out.Problem = T.Problem;
+  Out.EventCount = T.EventCount;
+  Out.EarliestNs = T.EarliestNs;
+  // The stream keeps the bytes alive as long as anyone holds it.
+  Out.Stream = std::shared_ptr<TraceStream>(W, &W->Stream);
+  Out.Stream->setEncodedValues(true);
+  return true;
+}
+
+} // namespace sonde::trace::inv
