@@ -31,10 +31,19 @@ public:
   std::vector<std::pair<std::string, int64_t>> byCategory() const;
 
 private:
-  /// A region still open at the events read: its end and category.
+  /// A region still open at the events read.
   struct Open {
-    int64_t End;
+    int64_t Start, End;
     size_t Cat;
+    uint32_t Level;
+  };
+  struct ThreadState {
+    std::vector<Open> Stack;
+    /// Per nesting level, the time of the regions given before the region
+    /// that holds them (one that held more than the look-ahead:
+    /// docs/exports.md, "Order"), which that region takes from its own
+    /// when it comes.
+    std::vector<int64_t> Orphaned;
   };
   const Trace *Current = nullptr;
   std::vector<size_t> SiteCat; ///< per site of Current: an index in Names
@@ -42,7 +51,7 @@ private:
   std::map<std::string, size_t> Index;
   std::vector<int64_t> Self; ///< per index in Names
   std::vector<bool> Seen;    ///< per index in Names: a region was read
-  std::map<uint32_t, std::vector<Open>> Stacks; ///< per thread of Current
+  std::map<uint32_t, ThreadState> Threads; ///< per thread of Current
 };
 
 } // namespace sonde::trace
