@@ -162,7 +162,10 @@ SONDE_ALWAYS_INLINE char *reserve(ThreadState *T, uint32_t Bytes) noexcept {
     // The writer thread last held the lines ahead of us (it read them on
     // the previous lap): ask for them now, so the ownership transfer
     // overlaps with the next records instead of stalling a store later.
-    __builtin_prefetch(T->Data + ((Pos + 1024) & T->Mask), 1, 3);
+    // Not wrapped at the ring's end: a prefetch never faults, the last KiB
+    // before the end asks for lines past it, for nothing; wrapping cost
+    // every record two more instructions (3 % of a watch or a region).
+    __builtin_prefetch(P + 1024, 1, 3);
 #endif
     return P;
   }
