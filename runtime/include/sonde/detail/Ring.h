@@ -164,7 +164,7 @@ SONDE_ALWAYS_INLINE char *reserve(ThreadState *T, uint32_t Bytes) noexcept {
     // overlaps with the next records instead of stalling a store later.
     // Not wrapped at the ring's end: a prefetch never faults, the last KiB
     // before the end asks for lines past it, for nothing; wrapping cost
-    // every record two more instructions (3 % of a watch or a region).
+    // every record two more instructions (2 % of a region).
     __builtin_prefetch(P + 1024, 1, 3);
 #endif
     return P;
