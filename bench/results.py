@@ -35,7 +35,7 @@ def runtime(parts, lttng):
         # beside them (RuntimeBench.cpp, `bursts`); the ratio of the two
         # benchmarks' own medians only when the run has no pairs. Those are
         # taken seconds apart and moved by 10 to 20 % between runs on a
-        # loaded machine: a region measured 0.92 to 1.24 in six runs.
+        # loaded machine: one binary gave a region 0.96 to 1.24 in ten runs.
         if name in paired:
             return statistics.median(paired[name])
         return med[name] / med["Floor_RdtscStore"]
