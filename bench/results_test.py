@@ -67,6 +67,30 @@ class NotMeasured(unittest.TestCase):
         for k in SPDLOG + LTTNG:
             self.assertRegex(table, r"(?m)^%s +not measured: " % k)
 
+    def test_paired_ratios(self):
+        """With a floor burst beside each burst (vs_floor), the ratios are
+        the medians of those pairs, not of the benchmarks' own medians."""
+        with tempfile.TemporaryDirectory() as parts:
+            fake_parts(parts, [])
+            raw = json.load(open(f"{parts}/runtime-raw.json"))
+            pairs = {"Sonde_Watch": [1.02, 1.5, 1.04], "Sonde_Region": [2.1, 2.0, 3.0],
+                     "Sonde_Instant": [1.01, 1.0, 0.9]}
+            raw["benchmarks"] = [
+                dict(b, run_name=b["run_name"] + "/repeats:3", vs_floor=r)
+                for b in raw["benchmarks"] for r in pairs.get(b["run_name"].split("/")[0], [None])]
+            for b in raw["benchmarks"]:
+                if b["vs_floor"] is None:
+                    del b["vs_floor"]
+            json.dump(raw, open(f"{parts}/runtime-raw.json", "w"))
+            p = subprocess.run([sys.executable, RESULTS, "runtime", parts, "no"],
+                               capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            res = json.load(open(f"{parts}/runtime.json"))
+        self.assertAlmostEqual(res["runtime.watch_vs_floor"], 1.04)
+        self.assertAlmostEqual(res["runtime.region_vs_2floor"], 1.05)
+        self.assertAlmostEqual(res["runtime.instant_vs_floor"], 1.0)
+        self.assertAlmostEqual(res["runtime.region_ns"], 20)
+
     def test_no_lttng_session(self):
         res, _, err = self.results([("Spdlog_AsyncFile", 30), ("Lttng_Tracepoint", 40)], "no")
         self.assertEqual(res["not_measured"],

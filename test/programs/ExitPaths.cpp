@@ -24,6 +24,8 @@
 //               N more, flush (they cannot be written); deletes ARG; N more
 //   iterate     a range-for through sonde::iterate; prints whether the
 //               runtime had started when the loop's begin() returned
+//   deep        N regions nested in each other (`inner`, a watch in each),
+//               then one more `inner` with a watch inside
 //   _exit       (any other MODE) _exit(99) right after the records
 //
 // Prints what it produced on stdout, one `key value` per line.
@@ -59,6 +61,15 @@ sonde::Site InnerSite(sonde::SiteKind::Region, "compute.forward", "inner",
 void produce(long N, long From = 0) {
   for (long I = From; I < From + N; ++I)
     sonde::watchScalar(WatchSite, I);
+}
+
+/// N regions nested by recursion, deeper than a thread's shadow stack when
+/// N > 128: each exit must leave the depth as its entry found it.
+void deep(long N) {
+  sonde::Region R(InnerSite);
+  sonde::watchScalar(WatchSite, N);
+  if (N > 1)
+    deep(N - 1);
 }
 
 [[noreturn]] void leave(const std::string &Mode) {
@@ -387,6 +398,12 @@ int main(int Argc, char **Argv) {
     return Argc > 3 ? diskFull(N, Argv[3]) : 2;
   if (Mode == "iterate")
     return iterateFirst(N);
+  if (Mode == "deep") {
+    deep(N);
+    sonde::Region After(InnerSite);
+    sonde::watchScalar(WatchSite, -1L);
+    return 0;
+  }
   if (Mode == "static") {
     static Recorder R;
     produce(N);

@@ -211,6 +211,28 @@ TEST(Lifecycle, ExitRecordsOpenRegionsAsUnfinished) {
       EXPECT_EQ(E.Level, 1u);
 }
 
+TEST(Lifecycle, RegionsDeeperThanTheStackLeaveTheDepthAsTheyFoundIt) {
+  // 300 nested regions: the 128 a thread's shadow stack holds are recorded,
+  // one per level; the ones deeper are not, and leave no trace on the
+  // depth: the region after them is at level 0 again.
+  RunResult R = run({"deep", "300"});
+  ASSERT_TRUE(R.exited(0)) << R.Status;
+  Trace T = readOne(R);
+  EXPECT_TRUE(T.Complete) << T.Problem;
+  Counts C = count(T);
+  EXPECT_EQ(C.Watches, 301);
+  EXPECT_EQ(C.Unfinished, 0);
+  std::map<uint32_t, int> PerLevel;
+  for (const Event &E : T.Events)
+    if (E.Kind == EventKind::Region)
+      ++PerLevel[E.Level];
+  ASSERT_EQ(PerLevel.size(), 128u);
+  EXPECT_EQ(PerLevel.begin()->first, 0u);
+  EXPECT_EQ(PerLevel.rbegin()->first, 127u);
+  EXPECT_EQ(PerLevel[0], 2); // the outermost of the 300, and the one after
+  EXPECT_EQ(PerLevel[127], 1);
+}
+
 TEST(Lifecycle, QuickExit) {
   RunResult R = run({"quick_exit", "5000"});
   ASSERT_TRUE(R.exited(4)) << R.Status;

@@ -125,33 +125,48 @@ watchScalarOr(const Site &S, const T &V) noexcept {
 /// An RAII region: opens at construction, closes (and records) at
 /// destruction, on every exit path. Optional args are recorded at entry and
 /// apply to nested records when the site has `ContextArgs`.
+///
+/// The region keeps its site, start and depth itself (in registers, when
+/// its scope is inlined): its exit writes the record from them and restores
+/// the depth with one store, without reading back the shadow stack entry
+/// its entry wrote for a crash to report.
 class Region {
 public:
   SONDE_ALWAYS_INLINE explicit Region(const Site &S) noexcept {
-    uint32_t Id = rt::detail::activeId(S);
+    Id = rt::detail::activeId(S);
     if (!Id)
       return;
     T = rt::detail::thread();
-    rt::detail::open(T, Id, now());
+    Start = now();
+    Depth = rt::detail::open(T, Id, Start);
   }
   template <class... Args> Region(const Site &S, const Args &...Vs) noexcept {
-    uint32_t Id = rt::detail::activeId(S);
+    Id = rt::detail::activeId(S);
     if (!Id)
       return;
     T = rt::detail::thread();
-    uint64_t Tsc = now();
-    rt::detail::pushArgs(T, Id, Tsc, Vs...);
-    rt::detail::open(T, Id, Tsc, /*HasArgs=*/true);
+    Start = now();
+    rt::detail::pushArgs(T, Id, Start, Vs...);
+    Depth = rt::detail::open(T, Id, Start, /*HasArgs=*/true);
+    HasArgs = true;
   }
   SONDE_ALWAYS_INLINE ~Region() {
-    if (T)
-      rt::detail::close(T, now());
+    if (!T)
+      return;
+    uint64_t End = now();
+    rt::detail::closeOpened(T, Depth, Id, Start, End);
+    if (SONDE_UNLIKELY(HasArgs) && Depth < rt::MaxDepth)
+      rt::detail::popArgs(T, Id, End);
   }
   Region(const Region &) = delete;
   Region &operator=(const Region &) = delete;
 
 private:
   rt::ThreadState *T = nullptr;
+  uint32_t Id;
+  uint32_t Depth = 0;
+  uint64_t Start = 0;
+  bool HasArgs = false;
 };
 
 /// `mode: instant`: a start and a stop instant instead of one region.
@@ -264,21 +279,25 @@ public:
 class Iteration {
 public:
   SONDE_ALWAYS_INLINE explicit Iteration(Loop &L) noexcept : Index(L.Next++) {
-    uint32_t Id = rt::detail::activeId(L.S);
+    Id = rt::detail::activeId(L.S);
     if (!Id)
       return;
     T = rt::detail::thread();
-    rt::detail::open(T, Id, now());
+    Start = now();
+    Depth = rt::detail::open(T, Id, Start);
   }
   SONDE_ALWAYS_INLINE ~Iteration() {
-    if (T)
-      rt::detail::close(T, now(), Index);
+    if (T) // as Region's: from what the entry kept
+      rt::detail::closeOpened(T, Depth, Id, Start, now(), Index);
   }
   Iteration(const Iteration &) = delete;
   Iteration &operator=(const Iteration &) = delete;
 
 private:
   rt::ThreadState *T = nullptr;
+  uint32_t Id;
+  uint32_t Depth = 0;
+  uint64_t Start = 0;
   uint64_t Index;
 };
 

@@ -19,7 +19,9 @@
 #include "Ring.h"
 #include "Values.h"
 
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 namespace sonde {
 namespace rt {
@@ -52,13 +54,31 @@ SONDE_ALWAYS_INLINE void popArgs(ThreadState *T, uint32_t Id,
   }
 }
 
+/// Writes one shadow-stack entry: two 8-byte stores where the fields one by
+/// one took three.
+SONDE_ALWAYS_INLINE void putOpen(OpenRegion *E, uint32_t Id, bool HasArgs,
+                                 uint64_t Start) noexcept {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  static_assert(offsetof(OpenRegion, HasArgs) == 4 &&
+                    offsetof(OpenRegion, Start) == 8,
+                "the words below are OpenRegion's layout");
+  uint64_t Head = uint64_t(Id) | uint64_t(HasArgs) << 32;
+  std::memcpy(E, &Head, 8);
+  std::memcpy(reinterpret_cast<char *>(E) + 8, &Start, 8);
+#else
+  *E = OpenRegion{Id, HasArgs, Start};
+#endif
+}
+
 /// Opens a region on the thread's shadow stack (what a crash reports as
-/// unfinished, and where the nesting level comes from).
-SONDE_ALWAYS_INLINE void open(ThreadState *T, uint32_t Id, uint64_t Start,
-                              bool HasArgs = false) noexcept {
+/// unfinished, and where the nesting level comes from). Returns the depth
+/// it opened at, for closeOpened.
+SONDE_ALWAYS_INLINE uint32_t open(ThreadState *T, uint32_t Id, uint64_t Start,
+                                  bool HasArgs = false) noexcept {
   uint32_t D = T->Depth++;
   if (SONDE_LIKELY(D < MaxDepth))
-    T->Stack[D] = OpenRegion{Id, HasArgs, Start};
+    putOpen(T->Stack + D, Id, HasArgs, Start);
+  return D;
 }
 
 /// Closes the innermost region without recording it.
@@ -92,6 +112,34 @@ SONDE_ALWAYS_INLINE void close(ThreadState *T, uint64_t End,
   }
   if (SONDE_UNLIKELY(R.HasArgs))
     popArgs(T, R.Site, End);
+}
+
+/// Closes the region opened at depth `D` (open's result) of site `Id` at
+/// `Start`, innermost by RAII, and records it: the record close() writes,
+/// from what its owner kept in registers instead of from the shadow stack
+/// (no load of the depth, the entry or its args flag). Args are the
+/// owner's to pop.
+SONDE_ALWAYS_INLINE void
+closeOpened(ThreadState *T, uint32_t D, uint32_t Id, uint64_t Start,
+            uint64_t End, uint64_t Iteration = ~uint64_t(0)) noexcept {
+  T->Depth = D;
+  if (SONDE_UNLIKELY(D >= MaxDepth))
+    return; // not on the stack: close() records nothing either
+  auto Level = static_cast<uint8_t>(levelOf(D));
+  if (Iteration == ~uint64_t(0)) {
+    if (char *P = reserve(T, 24)) {
+      putHeader(P, 24, RecType::Region, Level, Id);
+      put64(P + 8, End);
+      put64(P + 16, Start);
+      commit(T, 24);
+    }
+  } else if (char *P = reserve(T, 32)) {
+    putHeader(P, 32, RecType::RegionIt, Level, Id);
+    put64(P + 8, End);
+    put64(P + 16, Start);
+    put64(P + 24, Iteration);
+    commit(T, 32);
+  }
 }
 
 /// Records an instant of site `Id` at `Tsc`; `Which` is an InstantAux.

@@ -162,7 +162,10 @@ SONDE_ALWAYS_INLINE char *reserve(ThreadState *T, uint32_t Bytes) noexcept {
     // The writer thread last held the lines ahead of us (it read them on
     // the previous lap): ask for them now, so the ownership transfer
     // overlaps with the next records instead of stalling a store later.
-    __builtin_prefetch(T->Data + ((Pos + 1024) & T->Mask), 1, 3);
+    // Not wrapped at the ring's end: a prefetch never faults, the last KiB
+    // before the end asks for lines past it, for nothing; wrapping cost
+    // every record two more instructions (2 % of a region).
+    __builtin_prefetch(P + 1024, 1, 3);
 #endif
     return P;
   }
@@ -178,8 +181,23 @@ SONDE_ALWAYS_INLINE void commit(ThreadState *T, uint32_t Bytes) noexcept {
 
 SONDE_ALWAYS_INLINE void putHeader(char *P, uint16_t Size, RecType Type,
                                    uint8_t Aux, uint32_t Site) noexcept {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  // Two 4-byte stores: the first a constant on most records, the second
+  // the site. Field by field, a header whose Aux is not a constant (a
+  // region's level) took four stores; one 8-byte word cost the watch, whose
+  // site is not a constant (its level), two more instructions.
+  static_assert(offsetof(RecHeader, Type) == 2 &&
+                    offsetof(RecHeader, Aux) == 3 &&
+                    offsetof(RecHeader, Site) == 4,
+                "the words below are RecHeader's layout");
+  uint32_t Low = uint32_t(Size) | uint32_t(static_cast<uint8_t>(Type)) << 16 |
+                 uint32_t(Aux) << 24;
+  std::memcpy(P, &Low, 4);
+  std::memcpy(P + 4, &Site, 4);
+#else
   RecHeader H{Size, Type, Aux, Site};
   std::memcpy(P, &H, sizeof H);
+#endif
 }
 
 SONDE_ALWAYS_INLINE void put64(char *P, uint64_t V) noexcept {
