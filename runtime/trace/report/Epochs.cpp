@@ -24,7 +24,7 @@ void EpochTable::add(const Event &E) {
   };
   const Value *EpochV = argOf(E, "epoch");
   if (!EpochV || !EpochV->isNumber()) {
-    Self.add(E, nullptr, Done);
+    Self.add(E, nullptr, Done, outOfOrder(*Current));
     return;
   }
   const SiteInfo &S = Current->site(E.Site);
@@ -33,7 +33,7 @@ void EpochTable::add(const Event &E) {
   R.End = std::max(R.End, E.Ts + E.Dur);
   if (E.Kind == EventKind::Region) {
     std::string Cat = S.topCategory();
-    Self.add(E, &R.CatSelf[Cat], Done);
+    Self.add(E, &R.CatSelf[Cat], Done, outOfOrder(*Current));
     Cats.insert(Cat);
     ++R.Regions[E.Site];
   } else if (E.Kind == EventKind::Watch) {

@@ -29,36 +29,67 @@ namespace sonde::trace::report {
 /// region's self time (its duration less its direct children's on its
 /// thread, never below 0) to `Done(Payload, Self)` once no later event can
 /// be its child: when a region of its thread starts at or after its end,
-/// or at finish(). Memory: the regions open at one time.
+/// or at finish(). Memory: the regions open at one time. `OutOfOrder`: the
+/// reader has given events out of order (past the look-ahead, a region
+/// after what it holds): a region that finds no parent one level up keeps
+/// its time for the next region of the level above, as the summary's
+/// SelfTimeCounter does (summary/SelfTime.cpp says why that one is its
+/// parent).
 template <class Payload> class SelfTimes {
 public:
   template <class DoneFn>
-  void add(const Event &E, const Payload &P, DoneFn &&Done) {
+  void add(const Event &E, const Payload &P, DoneFn &&Done,
+           bool OutOfOrder = false) {
     if (E.Kind != EventKind::Region)
       return;
-    std::vector<Open> &Stack = Stacks[E.Thread];
-    while (!Stack.empty() && Stack.back().End <= E.Ts) {
+    ThreadState &TS = Threads[E.Thread];
+    std::vector<Open> &Stack = TS.Stack;
+    int64_t End = E.Ts + E.Dur;
+    while (!Stack.empty() && (Stack.back().End <= E.Ts ||
+                              (OutOfOrder && Stack.back().Level > E.Level &&
+                               Stack.back().Start >= E.Ts))) {
       Done(Stack.back().P, std::max<int64_t>(Stack.back().Self, 0));
       Stack.pop_back();
     }
-    if (!Stack.empty() && E.Ts + E.Dur <= Stack.back().End)
-      Stack.back().Self -= E.Dur;
-    Stack.push_back({E.Ts + E.Dur, E.Dur, P});
+    if (!Stack.empty() && (!OutOfOrder || Stack.back().Level + 1 >= E.Level)) {
+      if (End <= Stack.back().End)
+        Stack.back().Self -= E.Dur;
+    } else if (OutOfOrder && E.Level > 0) { // its parent comes after it
+      if (TS.Orphaned.size() <= E.Level)
+        TS.Orphaned.resize(E.Level + 1);
+      TS.Orphaned[E.Level] += E.Dur;
+    }
+    int64_t Self = E.Dur;
+    if (E.Level + 1 < TS.Orphaned.size()) {
+      Self -= TS.Orphaned[E.Level + 1];
+      TS.Orphaned[E.Level + 1] = 0;
+    }
+    Stack.push_back({E.Ts, End, Self, E.Level, P});
   }
   template <class DoneFn> void finish(DoneFn &&Done) {
-    for (auto &[Thread, Stack] : Stacks)
-      for (const Open &O : Stack)
+    for (auto &[Thread, TS] : Threads)
+      for (const Open &O : TS.Stack)
         Done(O.P, std::max<int64_t>(O.Self, 0));
-    Stacks.clear();
+    Threads.clear();
   }
 
 private:
   struct Open {
-    int64_t End, Self;
+    int64_t Start, End, Self;
+    uint32_t Level;
     Payload P;
   };
-  std::map<uint32_t, std::vector<Open>> Stacks; ///< per thread
+  struct ThreadState {
+    std::vector<Open> Stack;
+    std::vector<int64_t> Orphaned; ///< per level: time for a late parent
+  };
+  std::map<uint32_t, ThreadState> Threads;
 };
+
+/// Whether `T`'s reader has given events out of order yet (SelfTimes).
+inline bool outOfOrder(const Trace &T) {
+  return T.Stream && T.Stream->late() != 0;
+}
 
 /// The arg `Name` in force at `E`, or null.
 const Value *argOf(const Event &E, std::string_view Name);

@@ -50,10 +50,13 @@ void TimeTables::add(const Event &E) {
   ++N.Count;
   N.Total += E.Dur;
   N.Durs.push_back(E.Dur);
-  Self.add(E, Slot, [this](uint32_t S, int64_t Ns) {
-    *CatSelfOf[S] += Ns;
-    RowOf[S]->Self += Ns;
-  });
+  Self.add(
+      E, Slot,
+      [this](uint32_t S, int64_t Ns) {
+        *CatSelfOf[S] += Ns;
+        RowOf[S]->Self += Ns;
+      },
+      outOfOrder(*Current));
 }
 
 void TimeTables::endTrace() {

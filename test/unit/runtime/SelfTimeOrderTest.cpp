@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TraceFormat.h"
+#include "report/ReportData.h"
 #include "sonde/trace.h"
 #include "summary/SummaryStats.h"
 
@@ -18,6 +19,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -114,6 +116,23 @@ selfTimes(const std::string &Path, size_t LookAhead, uint64_t &Late) {
   return T.ByCategory;
 }
 
+/// `sonde report`'s self time per site (report/ReportData.h, SelfTimes)
+/// of the trace at `Path`, read with `LookAhead`.
+std::map<uint32_t, int64_t> reportSelfTimes(const std::string &Path,
+                                            size_t LookAhead) {
+  Trace T;
+  std::string Error;
+  EXPECT_TRUE(openTrace(Path, T, Error)) << Error;
+  T.Stream->setLookAhead(LookAhead);
+  report::SelfTimes<uint32_t> Self;
+  std::map<uint32_t, int64_t> Out;
+  auto Done = [&](uint32_t Site, int64_t Ns) { Out[Site] += Ns; };
+  for (const Event &E : events(T))
+    Self.add(E, E.Site, Done, report::outOfOrder(T));
+  Self.finish(Done);
+  return Out;
+}
+
 } // namespace
 
 TEST(SelfTimeOrder, RegionsPastTheLookAheadCountAsInProgramOrder) {
@@ -145,5 +164,17 @@ TEST(SelfTimeOrder, RegionsPastTheLookAheadCountAsInProgramOrder) {
     if (E.Site == 1)
       Epochs += E.Dur;
   EXPECT_EQ(Sum, Epochs);
+  std::remove(Path.c_str());
+}
+
+TEST(SelfTimeOrder, TheReportsSelfTimesToo) {
+  std::string Path = ::testing::TempDir() + "self-time-order-report.sonde";
+  {
+    std::ofstream Out(Path, std::ios::binary);
+    Out << epochs(3, 40);
+  }
+  auto Whole = reportSelfTimes(Path, 1u << 20);
+  ASSERT_EQ(Whole.size(), 3u);
+  EXPECT_EQ(reportSelfTimes(Path, 8), Whole);
   std::remove(Path.c_str());
 }
