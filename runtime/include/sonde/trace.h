@@ -302,6 +302,11 @@ private:
   std::unique_ptr<Impl> I;
 };
 
+/// `Out` becomes a copy of `From`'s outline (everything but its events and
+/// its stream): what a streamed trace's caller holds, while the stream
+/// keeps its own copy for the events it decodes.
+void copyOutline(const Trace &From, Trace &Out);
+
 /// Opens `Path` as a stream (TraceStream): `Out` gets everything but the
 /// events, `Out.Stream` gives them. Fails as readTrace does.
 bool openTrace(const std::string &Path, Trace &Out, std::string &Error,

@@ -73,22 +73,7 @@ bool openTraceWhole(const std::string &Path, Trace &Out, std::string &Error) {
     return true;
   }
   // As openTrace: the caller's copy of the outline, the stream's own.
-  const Trace &T = W->Stream.trace();
-  Out = Trace();
-  Out.Path = T.Path;
-  Out.VersionMajor = T.VersionMajor;
-  Out.VersionMinor = T.VersionMinor;
-  Out.Process = T.Process;
-  Out.Sites = T.Sites;
-  Out.Threads = T.Threads;
-  Out.NsPerTick = T.NsPerTick;
-  Out.Anchors = T.Anchors;
-  Out.Sync = T.Sync;
-  Out.Complete = T.Complete;
-  Out.StoppedAt = T.StoppedAt;
-  Out.Problem = T.Problem;
-  Out.EventCount = T.EventCount;
-  Out.EarliestNs = T.EarliestNs;
+  copyOutline(W->Stream.trace(), Out);
   // The stream keeps the bytes alive as long as anyone holds it.
   Out.Stream = std::shared_ptr<TraceStream>(W, &W->Stream);
   Out.Stream->setEncodedValues(true);

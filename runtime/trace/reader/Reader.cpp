@@ -50,7 +50,13 @@ bool openTrace(const std::string &Path, Trace &Out, std::string &Error,
     return false;
   // The stream keeps its own copy of the outline (sites, threads) for the
   // events it decodes; `Out` is the caller's, which merge may change.
-  const Trace &T = S->trace();
+  copyOutline(S->trace(), Out);
+  Out.Stream = std::move(S);
+  return true;
+}
+
+void copyOutline(const Trace &T, Trace &Out) {
+  Out = Trace();
   Out.Path = T.Path;
   Out.VersionMajor = T.VersionMajor;
   Out.VersionMinor = T.VersionMinor;
@@ -65,8 +71,6 @@ bool openTrace(const std::string &Path, Trace &Out, std::string &Error,
   Out.Problem = T.Problem;
   Out.EventCount = T.EventCount;
   Out.EarliestNs = T.EarliestNs;
-  Out.Stream = std::move(S);
-  return true;
 }
 
 void EventRange::iterator::load() {

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FuzzCorpus.h"
+#include "TraceBytes.h"
 #include "TraceFormat.h"
 #include "reader/Decoder.h"
 #include "sonde/trace.h"
@@ -25,6 +26,7 @@ using namespace sonde;
 using namespace sonde::trace;
 using format::Block;
 using format::Ev;
+using namespace tracebytes;
 
 namespace {
 
@@ -66,25 +68,6 @@ std::pair<std::string, std::string> splitAndWhole(const std::string &Bytes) {
   return {Split, Whole};
 }
 
-std::string vi(uint64_t V) {
-  char Buf[10];
-  return std::string(Buf, format::putVarint(Buf, V));
-}
-std::string str(const std::string &S) { return vi(S.size()) + S; }
-void block(std::string &Bytes, Block B, const std::string &Payload) {
-  Bytes += char(static_cast<uint8_t>(B));
-  auto Len = static_cast<uint32_t>(Payload.size());
-  for (int I = 0; I < 4; ++I)
-    Bytes += char((Len >> (8 * I)) & 0xff);
-  Bytes += Payload;
-}
-void site(std::string &Bytes, uint32_t Id, SiteKind K, uint8_t Flags,
-          const std::string &Name, const std::string &Args) {
-  block(Bytes, Block::Site,
-        vi(Id) + char(static_cast<uint8_t>(K)) + char(Flags) + vi(Id) + vi(0) +
-            str("cat") + str(Name) + str("f.cpp") + str("fn") + str(Args) +
-            str(""));
-}
 /// A context push of `Site` with one integer, at `Dt` ticks after the last.
 std::string push(uint32_t Site, uint64_t Dt, int64_t Value) {
   return vi(uint64_t(Site) << 4 | static_cast<uint8_t>(Ev::CtxPush)) +
@@ -110,16 +93,11 @@ TEST(CheckSplit, EveryCorpusTraceReadsAsOneWalkReadsIt) {
 }
 
 TEST(CheckSplit, APopInTheLaterPartPopsAPushOfTheEarlierOne) {
-  std::string B(format::Magic, 8);
-  B += std::string("\x01\x00\x06\x00\x00\x00\x00\x00", 8); // 1.6
-  block(B, Block::Process,
-        vi(42) + vi(1) + vi(0) + str("host") + str("prog") + vi(1000000000) +
-            str("boot"));
-  block(B, Block::Clock, vi(0) + vi(1000000000) + vi(1000000000));
-  site(B, 1, SiteKind::Region, 0, "train", "");
-  site(B, 2, SiteKind::Region, ContextArgs, "epoch", "epoch");
-  site(B, 3, SiteKind::Region, ContextArgs, "phase", "phase");
-  site(B, 4, SiteKind::Region, ContextArgs, "lr", "lr");
+  std::string B = header(6);
+  site(B, 1, SiteKind::Region, 0, "cat", "train", "");
+  site(B, 2, SiteKind::Region, ContextArgs, "cat", "epoch", "epoch");
+  site(B, 3, SiteKind::Region, ContextArgs, "cat", "phase", "phase");
+  site(B, 4, SiteKind::Region, ContextArgs, "cat", "lr", "lr");
   block(B, Block::Thread, vi(0) + vi(100) + str("t"));
   // The earlier part: epoch 1 and phase 7 pushed; the later part pops the
   // epoch (a push it never saw), pushes epoch 2, and pushes lr 5 then
@@ -139,13 +117,8 @@ TEST(CheckSplit, APopInTheLaterPartPopsAPushOfTheEarlierOne) {
 }
 
 TEST(CheckSplit, CorruptionInBothPartsIsSaidAsOneWalkSaysIt) {
-  std::string B(format::Magic, 8);
-  B += std::string("\x01\x00\x06\x00\x00\x00\x00\x00", 8);
-  block(B, Block::Process,
-        vi(42) + vi(1) + vi(0) + str("host") + str("prog") + vi(1000000000) +
-            str("boot"));
-  block(B, Block::Clock, vi(0) + vi(1000000000) + vi(1000000000));
-  site(B, 1, SiteKind::Watch, 0, "loss", "");
+  std::string B = header(6);
+  site(B, 1, SiteKind::Watch, 0, "cat", "loss", "");
   block(B, Block::Thread, vi(0) + vi(100) + str("t"));
   std::string Watch = vi(1 << 4 | static_cast<uint8_t>(Ev::Watch)) + vi(2) +
                       char(static_cast<uint8_t>(format::Val::Int)) + vi(4);

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TraceBytes.h"
 #include "TraceFormat.h"
 #include "report/ReportData.h"
 #include "sonde/trace.h"
@@ -27,42 +28,18 @@ using namespace sonde;
 using namespace sonde::trace;
 using format::Block;
 using format::Ev;
+using namespace tracebytes;
 
 namespace {
-
-std::string vi(uint64_t V) {
-  char Buf[10];
-  return std::string(Buf, format::putVarint(Buf, V));
-}
-std::string str(const std::string &S) { return vi(S.size()) + S; }
-void block(std::string &Bytes, Block B, const std::string &Payload) {
-  Bytes += char(static_cast<uint8_t>(B));
-  auto Len = static_cast<uint32_t>(Payload.size());
-  for (int I = 0; I < 4; ++I)
-    Bytes += char((Len >> (8 * I)) & 0xff);
-  Bytes += Payload;
-}
-void site(std::string &Bytes, uint32_t Id, const std::string &Category,
-          const std::string &Name) {
-  block(Bytes, Block::Site,
-        vi(Id) + char(static_cast<uint8_t>(SiteKind::Region)) + char(0) +
-            vi(Id) + vi(0) + str(Category) + str(Name) + str("f.cpp") +
-            str("fn") + str("") + str(""));
-}
 
 /// Epochs (pipeline, level 0) of steps (compute, level 1) that each hold a
 /// fetch (dataloader, level 2), ten steps to an Events block, records in
 /// the order they end, as the writer puts them.
 std::string epochs(int Epochs, int Steps) {
-  std::string B(format::Magic, 8);
-  B += std::string("\x01\x00\x02\x00\x00\x00\x00\x00", 8); // 1.2
-  block(B, Block::Process,
-        vi(42) + vi(1) + vi(0) + str("host") + str("prog") + vi(1000000000) +
-            str("boot"));
-  block(B, Block::Clock, vi(0) + vi(1000000000) + vi(1000000000));
-  site(B, 1, "pipeline", "epoch");
-  site(B, 2, "compute", "step");
-  site(B, 3, "dataloader.fetch", "fetch");
+  std::string B = header(2);
+  site(B, 1, SiteKind::Region, 0, "pipeline", "epoch");
+  site(B, 2, SiteKind::Region, 0, "compute", "step");
+  site(B, 3, SiteKind::Region, 0, "dataloader.fetch", "fetch");
   block(B, Block::Thread, vi(0) + vi(100) + str("t"));
   uint64_t T = 10, Prev = 0;
   auto Region = [&](uint32_t Site, uint64_t End, uint64_t Dur, uint64_t Level) {

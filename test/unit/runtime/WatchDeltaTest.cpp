@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../../programs/IntSeries.h"
+#include "TraceBytes.h"
 #include "TraceFormat.h"
 #include "sonde/trace.h"
 
@@ -30,14 +31,10 @@ using namespace sonde::trace;
 using format::Block;
 using format::Ev;
 using format::Val;
+using tracebytes::str;
+using tracebytes::vi;
 
 namespace {
-
-std::string vi(uint64_t V) {
-  char Buf[10];
-  return std::string(Buf, format::putVarint(Buf, V));
-}
-std::string str(const std::string &S) { return vi(S.size()) + S; }
 
 /// A trace of format 1.`Minor` with watch sites 1 ("a") and 2 ("b") and
 /// thread 0; Events blocks are added as raw record bytes.
