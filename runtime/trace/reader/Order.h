@@ -89,6 +89,10 @@ public:
   }
 
   size_t held() const { return Held; }
+  /// Room for `N` events held at once, made now: a file whose events all
+  /// wait for one region (a small trace inside `train`) would otherwise
+  /// grow the nodes by doubling, moving every event each time.
+  void reserve(size_t N) { Nodes.reserve(N); }
   /// Events that went out before a region that holds them, or before an
   /// earlier event of another thread, because the look-ahead was full.
   uint64_t Late = 0;

@@ -11,6 +11,7 @@
 #include "Decoder.h"
 #include "Order.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <condition_variable>
 #include <cstdlib>
@@ -299,6 +300,10 @@ void TraceStream::Impl::startEvents() {
   D.Threads.clear();
   D.Seq = 0;
   Ord = std::make_unique<Order>(Open, BlocksOf, LookAhead);
+  // As many nodes as the file can hold back, within a bound that keeps a
+  // long file's reservation small (8 MB): the events, the look-ahead.
+  Ord->reserve(static_cast<size_t>(std::min<uint64_t>(
+      {T.EventCount + 1, LookAhead + 1, uint64_t(1) << 16})));
   NextBlock = 0;
   Walking = detail::Decoder::BlockWalk();
   Started = true;
