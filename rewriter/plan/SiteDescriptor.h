@@ -48,6 +48,19 @@ std::string spellSiteFlags(uint8_t Flags);
 std::string siteDeclaration(llvm::StringRef Storage, llvm::StringRef Var,
                             const PlanSite &S);
 
+/// Site `S`'s fields in its function's site table (sonde::SiteTable): the
+/// raw text, every field ended by TableSeparator, in sonde/site.h's
+/// TableField order.
+std::string siteTableEntry(const PlanSite &S);
+
+/// The declaration of a function's site table, variable `Var`: `static
+/// ::sonde::SiteTable Var("...");`, the literal holding the TableHeader
+/// fields (`Count` sites, `File`, `Function`) and then `Entries`, the
+/// concatenated siteTableEntry() of the sites in index order.
+std::string siteTableDeclaration(llvm::StringRef Var, unsigned Count,
+                                 llvm::StringRef File, llvm::StringRef Function,
+                                 llvm::StringRef Entries);
+
 } // namespace rewriter
 } // namespace sonde
 
