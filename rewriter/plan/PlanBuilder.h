@@ -259,6 +259,7 @@ private:
   unsigned NextSeq = 0;
   llvm::DenseSet<const clang::Stmt *> Braced;
   std::map<const clang::FunctionDecl *, FunctionFacts> Facts;
+  /// What opens each function body: its site table, then `every` counters.
   std::map<const clang::FunctionDecl *, std::string> SiteDecls;
   /// One function's site table (sonde::SiteTable): its variable, how many
   /// sites it has, and their entries (siteTableEntry).

@@ -1,12 +1,12 @@
 //===- SiteDescriptor.h - The inserted sonde::Site declarations -*- C++ -*-===//
 //
-// How a plan site becomes the `sonde::Site` descriptor that inserted code
-// declares: its SiteKind, its flag bits, and the constructor call, argument
-// by argument. Every number of that protocol comes from sonde/site.h (the
-// runtime's protocol header) and the generated text spells it by name
-// (`::sonde::SiteKind::Region`, `::sonde::OffByDefault`,
-// `::sonde::summaryFlags(::sonde::Summary::Stats)`), so a renumbering there
-// moves the engine, the recorder and the reader together.
+// How a plan site becomes what inserted code declares for it: its entry in
+// its function's site table (`sonde::SiteTable`), or, for a context frame,
+// a `sonde::Site` of its own. Every number of that protocol comes from
+// sonde/site.h (the runtime's protocol header): a frame's descriptor spells
+// it by name (`::sonde::SiteKind::Frame`), a table holds the numbers after
+// SiteTableVersion, which libsonde checks, so a renumbering there moves the
+// engine, the recorder and the reader together.
 //
 //===----------------------------------------------------------------------===//
 

@@ -2,10 +2,10 @@
 //
 // PlanBuilder::addSite: a site's stable id (a hash of facts that survive
 // unrelated edits), the check that two probes do not record the same event at
-// one place, its PlanSite, and the `sonde::Site` descriptor declared at the
-// start of its function. Also what inserted code attaches to a site: its
-// run-time guard (context frames, `when`, `every`) and the descriptors of
-// context frames.
+// one place, its PlanSite, and its entry in its function's site table (one
+// `sonde::SiteTable` declared at the start of the function). Also what inserted
+// code attaches to a site: its run-time guard (context frames, `when`, `every`)
+// and the descriptors of context frames.
 //
 //===----------------------------------------------------------------------===//
 
