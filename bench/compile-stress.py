@@ -93,7 +93,7 @@ def main():
                                stdout=f, stderr=subprocess.PIPE, text=True)
         if r.returncode != 0:
             sys.exit("compile-stress: sonde-rewrite failed:\n" + r.stderr[-2000:])
-        sites = open(inst).read().count("::sonde::watchAny(")
+        sites = open(inst).read().count("::sonde::watchAt(")
         obj = os.path.join(tmp, "out.o")
         fig = {"compile.stress_sites": sites}
         raw = {}

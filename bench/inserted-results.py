@@ -4,12 +4,12 @@
   bench/inserted-results.py PARTS
       PARTS/inserted-raw.json -> PARTS/inserted.json
 
-  runtime.inserted_watch_vs_floor   sonde::watchAny (what inserted code calls)
+  runtime.inserted_watch_vs_floor   sonde::watchAt (what inserted code calls)
                                     over an rdtsc-stamped store
   runtime.inserted_region_vs_2floor sonde::InsertedRegion over two of them
-  runtime.inserted_watch_vs_hand    watchAny over the inlined watchScalar
+  runtime.inserted_watch_vs_hand    watchAt over the inlined watchScalar
   runtime.inserted_region_vs_hand   InsertedRegion over the inlined Region
-  runtime.inserted_off_ns           watchAny on a site that is off
+  runtime.inserted_off_ns           watchAt on a site that is off
 
 Medians over the repetitions, all from one interleaved run.
 """

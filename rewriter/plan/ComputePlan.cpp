@@ -46,14 +46,18 @@ public:
     Found.push_back(FD);
     return true;
   }
-  /// Site descriptors that sonde inserted (`static ::sonde::Site
-  /// sonde_site_...`): the file is an instrumented copy. Declarations, not
-  /// text, so a comment that quotes one does not count.
+  /// Site descriptors that sonde inserted (`static ::sonde::SiteTable
+  /// sonde_sites_...`, or `static ::sonde::Site sonde_site_...` from sonde
+  /// before site tables): the file is an instrumented copy. Declarations,
+  /// not text, so a comment that quotes one does not count.
   bool VisitVarDecl(VarDecl *VD) {
-    if (SiteDescriptor.isValid() || !VD->getName().starts_with("sonde_site_"))
+    if (SiteDescriptor.isValid() || !VD->getName().starts_with("sonde_site"))
       return true;
     const CXXRecordDecl *RD = VD->getType()->getAsCXXRecordDecl();
-    if (!RD || RD->getQualifiedNameAsString() != "sonde::Site")
+    if (!RD)
+      return true;
+    std::string Type = RD->getQualifiedNameAsString();
+    if (Type != "sonde::Site" && Type != "sonde::SiteTable")
       return true;
     SourceLocation L = SM.getExpansionLoc(VD->getLocation());
     if (SM.isInMainFile(L))

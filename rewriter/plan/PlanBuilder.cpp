@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PlanBuilder.h"
+#include "SiteDescriptor.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -287,6 +288,9 @@ void PlanBuilder::skipped(SourceLocation L, const Probe &Pr, const Twine &Why,
 Plan PlanBuilder::finish() {
   // Site descriptors open each function body, before anything that uses
   // them.
+  for (auto &[FD, T] : SiteTables)
+    SiteDecls[FD].insert(0, " " + siteTableDeclaration(T.Var, T.Count, T.File,
+                                                       T.Function, T.Entries));
   for (auto &[FD, Decls] : SiteDecls) {
     const Stmt *Body = FD->getBody();
     if (auto *Try = dyn_cast<CXXTryStmt>(Body))

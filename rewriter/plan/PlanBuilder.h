@@ -126,8 +126,10 @@ struct Code {
 
 /// A reference to one site's static descriptor in inserted code.
 struct SiteRef {
-  std::string Var; ///< `sonde_site_1a2b3c4d`
-  std::string Tag; ///< `1a2b3c4d`, for companion variables
+  std::string Var;    ///< `sonde_sites_5e6f7a8b[3]`: a `const sonde::Site &`
+  std::string Table;  ///< `sonde_sites_5e6f7a8b`: its function's SiteTable
+  unsigned Index = 0; ///< its index in the table
+  std::string Tag;    ///< `1a2b3c4d`, for companion variables
   uint64_t Id = 0;
 };
 
@@ -257,7 +259,17 @@ private:
   unsigned NextSeq = 0;
   llvm::DenseSet<const clang::Stmt *> Braced;
   std::map<const clang::FunctionDecl *, FunctionFacts> Facts;
+  /// What opens each function body: its site table, then `every` counters.
   std::map<const clang::FunctionDecl *, std::string> SiteDecls;
+  /// One function's site table (sonde::SiteTable): its variable, how many
+  /// sites it has, and their entries (siteTableEntry).
+  struct SiteTableText {
+    std::string Var;
+    unsigned Count = 0;
+    std::string File, Function;
+    std::string Entries;
+  };
+  std::map<const clang::FunctionDecl *, SiteTableText> SiteTables;
   std::map<std::string, unsigned> Ordinals;
   /// The probe that made each (location, kind, name, watched) site.
   std::map<std::tuple<unsigned, std::string, std::string, std::string>,

@@ -13,6 +13,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ErrorHandling.h"
 
+#include <array>
+
 using namespace llvm;
 
 namespace sonde {
@@ -94,6 +96,62 @@ std::string siteDeclaration(StringRef Storage, StringRef Var,
   if (HasType)
     Out += ", " + quote(S.Type);
   return Out + ");";
+}
+
+/// `Fields`, each ended by a newline (TableSeparator). A newline inside a
+/// field is dropped, as quote() drops it: names never span lines.
+template <size_t N>
+static std::string joinFields(const std::array<std::string, N> &Fields) {
+  std::string Out;
+  for (const std::string &F : Fields) {
+    for (char C : F)
+      if (C != TableSeparator && C != '\r')
+        Out += C;
+    Out += TableSeparator;
+  }
+  return Out;
+}
+
+std::string siteTableEntry(const PlanSite &S) {
+  std::optional<SiteKind> Kind = siteKindOf(S.Kind);
+  if (!Kind)
+    report_fatal_error("sonde: a site of kind '" + Twine(S.Kind) +
+                       "', which sonde/site.h does not define");
+  std::array<std::string, size_t(TableField::Fields)> F;
+  F[size_t(TableField::Kind)] = std::to_string(unsigned(*Kind));
+  F[size_t(TableField::Flags)] = std::to_string(unsigned(uint8_t(S.Flags)));
+  F[size_t(TableField::Line)] = std::to_string(S.Line);
+  F[size_t(TableField::StableId)] = utohexstr(S.Id, /*LowerCase=*/true);
+  F[size_t(TableField::Category)] = S.Category;
+  F[size_t(TableField::Name)] = S.Name;
+  F[size_t(TableField::Args)] = S.Args;
+  F[size_t(TableField::Type)] = S.Type;
+  return joinFields(F);
+}
+
+std::string siteTableDeclaration(StringRef Var, unsigned Count, StringRef File,
+                                 StringRef Function, StringRef Entries) {
+  std::array<std::string, size_t(TableHeader::Fields)> H;
+  H[size_t(TableHeader::Version)] = std::to_string(SiteTableVersion);
+  H[size_t(TableHeader::Count)] = std::to_string(Count);
+  H[size_t(TableHeader::File)] = File.str();
+  H[size_t(TableHeader::Function)] = Function.str();
+  std::string Raw = joinFields(H) + Entries.str();
+  // One literal; the separator is spelled `\n`, so the insertion itself
+  // never holds a newline (line numbers stay).
+  static_assert(TableSeparator == '\n', "spelled as \\n below");
+  std::string Lit = "\"";
+  for (char C : Raw) {
+    if (C == TableSeparator) {
+      Lit += "\\n";
+      continue;
+    }
+    if (C == '"' || C == '\\')
+      Lit += '\\';
+    Lit += C;
+  }
+  Lit += '"';
+  return "static ::sonde::SiteTable " + Var.str() + "(" + Lit + ");";
 }
 
 } // namespace rewriter

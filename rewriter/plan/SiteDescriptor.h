@@ -1,12 +1,12 @@
 //===- SiteDescriptor.h - The inserted sonde::Site declarations -*- C++ -*-===//
 //
-// How a plan site becomes the `sonde::Site` descriptor that inserted code
-// declares: its SiteKind, its flag bits, and the constructor call, argument
-// by argument. Every number of that protocol comes from sonde/site.h (the
-// runtime's protocol header) and the generated text spells it by name
-// (`::sonde::SiteKind::Region`, `::sonde::OffByDefault`,
-// `::sonde::summaryFlags(::sonde::Summary::Stats)`), so a renumbering there
-// moves the engine, the recorder and the reader together.
+// How a plan site becomes what inserted code declares for it: its entry in
+// its function's site table (`sonde::SiteTable`), or, for a context frame,
+// a `sonde::Site` of its own. Every number of that protocol comes from
+// sonde/site.h (the runtime's protocol header): a frame's descriptor spells
+// it by name (`::sonde::SiteKind::Frame`), a table holds the numbers after
+// SiteTableVersion, which libsonde checks, so a renumbering there moves the
+// engine, the recorder and the reader together.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,6 +47,19 @@ std::string spellSiteFlags(uint8_t Flags);
 /// The arguments follow sonde::Site's constructor (sonde/sonde.h).
 std::string siteDeclaration(llvm::StringRef Storage, llvm::StringRef Var,
                             const PlanSite &S);
+
+/// Site `S`'s fields in its function's site table (sonde::SiteTable): the
+/// raw text, every field ended by TableSeparator, in sonde/site.h's
+/// TableField order.
+std::string siteTableEntry(const PlanSite &S);
+
+/// The declaration of a function's site table, variable `Var`: `static
+/// ::sonde::SiteTable Var("...");`, the literal holding the TableHeader
+/// fields (`Count` sites, `File`, `Function`) and then `Entries`, the
+/// concatenated siteTableEntry() of the sites in index order.
+std::string siteTableDeclaration(llvm::StringRef Var, unsigned Count,
+                                 llvm::StringRef File, llvm::StringRef Function,
+                                 llvm::StringRef Entries);
 
 } // namespace rewriter
 } // namespace sonde

@@ -2,10 +2,10 @@
 //
 // PlanBuilder::addSite: a site's stable id (a hash of facts that survive
 // unrelated edits), the check that two probes do not record the same event at
-// one place, its PlanSite, and the `sonde::Site` descriptor declared at the
-// start of its function. Also what inserted code attaches to a site: its
-// run-time guard (context frames, `when`, `every`) and the descriptors of
-// context frames.
+// one place, its PlanSite, and its entry in its function's site table (one
+// `sonde::SiteTable` declared at the start of the function). Also what inserted
+// code attaches to a site: its run-time guard (context frames, `when`, `every`)
+// and the descriptors of context frames.
 //
 //===----------------------------------------------------------------------===//
 
@@ -68,7 +68,6 @@ SiteRef PlanBuilder::addSite(const Probe &Pr, const HostFunction &F,
   R.Tag = utohexstr(Id & 0xffffffffu, /*LowerCase=*/true);
   while (R.Tag.size() < 8)
     R.Tag = "0" + R.Tag;
-  R.Var = "sonde_site_" + R.Tag;
   R.Id = Id;
 
   // Two probes recording the same event at the same place: every hit
@@ -105,7 +104,21 @@ SiteRef PlanBuilder::addSite(const Probe &Pr, const HostFunction &F,
   Site.Flags = siteFlags(Pr, *SK, !ArgNames.empty());
   ++P.MatchCounts[Pr.Index];
 
-  SiteDecls[F.FD] += " " + siteDeclaration("static", R.Var, Site);
+  // The function's sites share one table, named after its first site.
+  SiteTableText &T = SiteTables[F.FD];
+  if (T.Var.empty()) {
+    T.Var = "sonde_sites_" + R.Tag;
+    T.File = Site.File;
+    T.Function = Site.Function;
+  }
+  if (Site.File != T.File || Site.Function != T.Function)
+    report_fatal_error("sonde: the sites of one function name two files or "
+                       "functions ('" +
+                       Twine(T.Function) + "', '" + Site.Function + "')");
+  R.Table = T.Var;
+  R.Index = T.Count++;
+  R.Var = T.Var + "[" + std::to_string(R.Index) + "]";
+  T.Entries += siteTableEntry(Site);
   P.Sites.push_back(std::move(Site));
   return R;
 }

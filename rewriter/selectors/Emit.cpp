@@ -53,7 +53,8 @@ const ValueDecl *findLocal(PlanBuilder &B, const FunctionFacts &Fx,
 Code watchExpr(const SiteRef &R, StringRef Value, const RideAlong &A) {
   Code C;
   if (A.empty()) {
-    C += "::sonde::watchAny(" + R.Var + ", " + Value.str() + ")";
+    C += "::sonde::watchAt(" + R.Table + ", " + std::to_string(R.Index) + ", " +
+         Value.str() + ")";
   } else {
     C += "::sonde::watchArgs(" + R.Var + ", " + Value.str();
     C += A.Values;

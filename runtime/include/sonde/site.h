@@ -124,6 +124,40 @@ constexpr Summary summaryOfFlags(uint8_t Flags) noexcept {
   return static_cast<Summary>((Flags & SummaryMask) >> SummaryShift);
 }
 
+/// The text of a site table (sonde::SiteTable, sonde/detail/Inserted.h): the
+/// descriptors of one function's inserted sites in one string literal,
+/// every field ended by TableSeparator. The engine writes it, libsonde
+/// decodes it on the table's first use. First the table's own fields
+/// (TableHeader), then, per site, the site's fields in TableField order.
+/// Numbers are written in text: decimal, the stable id in hexadecimal. The
+/// separator is a newline, which no name holds (the engine drops it from
+/// every string it inserts) and which the literal spells `\n`, so an
+/// insertion never breaks a line.
+constexpr char TableSeparator = '\n';
+/// The numbering of a site table's text: bump it when a number of this
+/// protocol (a SiteKind, a flag bit, a field's place) changes. Text from an
+/// engine of another version is refused at run time, said once, not misread
+/// (an instrumented copy may outlive the engine that wrote it).
+constexpr unsigned SiteTableVersion = 1;
+enum class TableHeader : uint8_t {
+  Version,  ///< SiteTableVersion of the engine that wrote it
+  Count,    ///< how many sites follow
+  File,     ///< the original source file, shared by every site
+  Function, ///< the qualified name of the function, shared by every site
+  Fields    ///< (how many header fields there are)
+};
+enum class TableField : uint8_t {
+  Kind,     ///< the SiteKind's number
+  Flags,    ///< the flag bits (SiteFlags and the summary)
+  Line,     ///< the source line
+  StableId, ///< the plan's id, hexadecimal
+  Category, ///< as in sonde::Site
+  Name,
+  Args,
+  Type,
+  Fields ///< (how many fields a site has)
+};
+
 /// The arg under which a region records how many items it processed (the
 /// spec's `items:`, docs/probe-spec.md). Not a C++ identifier, so no `args:`
 /// name or capture can take it. It is the region's own: the reader never

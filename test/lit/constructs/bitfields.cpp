@@ -20,15 +20,15 @@ struct Bits {
 int f() {
   Bits b{1, 2};
   auto [lo, hi] = b;
-  // CHECK: {{^}}  auto [lo, hi] = b; ::sonde::watchAny(sonde_site_{{[0-9a-f]+}}, lo); ::sonde::watchAny(sonde_site_{{[0-9a-f]+}}, hi);
+  // CHECK: {{^}}  auto [lo, hi] = b; ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, lo); ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, hi);
   lo = 3;
-  // CHECK: {{^}}  lo = 3; ::sonde::watchAny(sonde_site_{{[0-9a-f]+}}, lo);
+  // CHECK: {{^}}  lo = 3; ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, lo);
   int z = (hi = 5) + lo;
-  // CHECK: {{^}}  int z = (hi = 5) + lo; ::sonde::watchAny(sonde_site_{{[0-9a-f]+}}, z);
+  // CHECK: {{^}}  int z = (hi = 5) + lo; ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, z);
   // DIAG: bitfields.cpp:[[@LINE-2]]:15: warning: probe 'f > *' skipped: 'hi' is a bit-field written inside an expression [sonde-unsupported]
   auto &[rlo, rhi] = b;
   int q = (rhi += 6);
-  // CHECK: {{^}}  int q = (rhi += 6); ::sonde::watchAny(sonde_site_{{[0-9a-f]+}}, q);
+  // CHECK: {{^}}  int q = (rhi += 6); ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, q);
   // DIAG: bitfields.cpp:[[@LINE-2]]:16: warning: probe 'f > *' skipped: 'rhi' is a bit-field written inside an expression [sonde-unsupported]
   return z + q + rlo + b.lo;
 }

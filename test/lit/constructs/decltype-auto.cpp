@@ -19,17 +19,17 @@
 decltype(auto) front(std::vector<int> &v) {
   auto &e = v.front();
   return (e);
-  // CHECK: {{^}}  return ::sonde::passRef(sonde_site_{{[0-9a-f]+}}, (e));
+  // CHECK: {{^}}  return ::sonde::passRef(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], (e));
 }
 
 decltype(auto) value(int v) {
   int w = v + 1;
   return w;
-  // CHECK: {{^}}  ::sonde::watchAny(sonde_site_{{[0-9a-f]+}}, w); return w;
+  // CHECK: {{^}}  ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, w); return w;
 }
 
 decltype(auto) forward(std::vector<int> &v) { return front(v); }
-// CHECK: {{^}}decltype(auto) forward(std::vector<int> &v) {{.*}} return ((void)::sonde::InsertedRegion(sonde_site_{{[0-9a-f]+}}), ::sonde::passRef(sonde_site_{{[0-9a-f]+}}, front(v))); }
+// CHECK: {{^}}decltype(auto) forward(std::vector<int> &v) {{.*}} return ((void)::sonde::InsertedRegion(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}]), ::sonde::passRef(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], front(v))); }
 
 static_assert(std::is_same<decltype(front(std::declval<std::vector<int> &>())), int &>::value, "");
 

@@ -33,13 +33,13 @@ int f() {
   std::string s;
   // CHECK: {{^}}  std::string s;{{$}}
   P p2 = P();
-  // CHECK: {{^}}  P p2 = P(); ::sonde::watchAny(sonde_site_{{[0-9a-f]+}}, p2);
+  // CHECK: {{^}}  P p2 = P(); ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, p2);
   P p3{};
-  // CHECK: {{^}}  P p3{}; ::sonde::watchAny(sonde_site_{{[0-9a-f]+}}, p3);
+  // CHECK: {{^}}  P p3{}; ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, p3);
   Q q2(4);
-  // CHECK: {{^}}  Q q2(4); ::sonde::watchAny(sonde_site_{{[0-9a-f]+}}, q2);
+  // CHECK: {{^}}  Q q2(4); ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, q2);
   std::string s2 = std::string();
-  // CHECK: {{^}}  std::string s2 = std::string(); ::sonde::watchAny(sonde_site_{{[0-9a-f]+}}, s2);
+  // CHECK: {{^}}  std::string s2 = std::string(); ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, s2);
   p.x = 0;
   return p.x + p2.x + p3.x + q.x + q2.x + int(s.size() + s2.size());
 }

@@ -23,25 +23,25 @@
 
 struct Ckpt {
   Ckpt(int n) : size(n), data(new int[n]) {}
-  // CHECK: {{^}}  Ckpt(int n) : size(n), data(new int[n]) { static ::sonde::Site {{.*}}"Ckpt::Ckpt"{{.*}} ::sonde::InsertedRegion {{.*}}}
+  // CHECK: {{^}}  Ckpt(int n) : size(n), data(new int[n]) { static ::sonde::SiteTable {{.*}}\nCkpt::Ckpt\n{{.*}} ::sonde::InsertedRegion {{.*}}}
   Ckpt() try : size(0), data(nullptr) {
-    // CHECK: {{^}}  Ckpt() try : size(0), data(nullptr) { static ::sonde::Site {{.*}} ::sonde::InsertedRegion
+    // CHECK: {{^}}  Ckpt() try : size(0), data(nullptr) { static ::sonde::SiteTable {{.*}} ::sonde::InsertedRegion
     check();
   } catch (...) {
     throw;
   }
   ~Ckpt() { delete[] data; }
-  // CHECK: {{^}}  ~Ckpt() { static ::sonde::Site {{.*}}"Ckpt::~Ckpt"{{.*}} delete[] data; }
+  // CHECK: {{^}}  ~Ckpt() { static ::sonde::SiteTable {{.*}}\nCkpt::~Ckpt\n{{.*}} delete[] data; }
   void check() {}
   int size;
   int *data;
 };
 
 int fast(int x) noexcept { return x + 1; }
-// CHECK: {{^}}int fast(int x) noexcept { static ::sonde::Site {{.*}} ::sonde::InsertedRegion {{.*}} return x + 1; }
+// CHECK: {{^}}int fast(int x) noexcept { static ::sonde::SiteTable {{.*}} ::sonde::InsertedRegion {{.*}} return x + 1; }
 
 auto deduced(int x) { return x * 2.0; }
-// CHECK: {{^}}auto deduced(int x) { static ::sonde::Site {{.*}} ::sonde::InsertedRegion {{.*}} return x * 2.0; }
+// CHECK: {{^}}auto deduced(int x) { static ::sonde::SiteTable {{.*}} ::sonde::InsertedRegion {{.*}} return x * 2.0; }
 
 int jumps(int n) {
   int state = 0;
@@ -49,11 +49,11 @@ again:
   switch (n) {
   case 0:
     state = 1;
-    // CHECK: {{^}}    state = 1; ::sonde::watchAny(sonde_site_{{[0-9a-f]+}}, state);
+    // CHECK: {{^}}    state = 1; ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, state);
     [[fallthrough]];
   case 1:
     state += 2;
-    // CHECK: {{^}}    state += 2; ::sonde::watchAny(sonde_site_{{[0-9a-f]+}}, state);
+    // CHECK: {{^}}    state += 2; ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, state);
     break;
   default:
     if (--n > 1)
@@ -69,6 +69,6 @@ int lambdas(int n) {
   // CHECK: {{^}}  auto add = [&](int v) { total += v; };
   add(n);
   total *= 2;
-  // CHECK: {{^}}  total *= 2; ::sonde::watchAny(sonde_site_{{[0-9a-f]+}}, total);
+  // CHECK: {{^}}  total *= 2; ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, total);
   return total;
 }

@@ -16,12 +16,12 @@
 // SPEC:   - at: "f > *"
 
 int f(int start) {
-  // CHECK: {{^}}int f(int start) { static ::sonde::Site {{.*}} ::sonde::InsertedRegion
+  // CHECK: {{^}}int f(int start) { static ::sonde::SiteTable {{.*}} ::sonde::InsertedRegion
   int total = start;
 #include "body.inc"
   // DIAG: body.inc:1:{{[0-9]+}}: warning: probe 'f > *' skipped: write of 'total' is in an included file [sonde-include]
   // DIAG: body.inc:2:{{[0-9]+}}: warning: probe 'f > *' skipped: declaration of 'from_inc' is in an included file [sonde-include]
   total += from_inc;
-  // CHECK: {{^}}  total += from_inc; ::sonde::watchAny(sonde_site_{{[0-9a-f]+}}, total);
+  // CHECK: {{^}}  total += from_inc; ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, total);
   return total;
 }

@@ -65,36 +65,36 @@ struct Point {
   int X, Y;
 };
 Point origin() { return Point{1, 2}; }
-// CHECK: {{^}}Point origin() {{.*}} return ::sonde::passValue(sonde_site_{{[0-9a-f]+}}, Point{1, 2}); }
+// CHECK: {{^}}Point origin() {{.*}} return ::sonde::passValue(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], Point{1, 2}); }
 
 // Glvalues of a class: the same object passes through passRef and the
 // return object is made from it by the same constructor (a copy, a move).
 struct Holder {
   std::string S;
   std::string get() const { return S; }
-  // CHECK: {{^}}  std::string get() const {{.*}} return ::sonde::passRef(sonde_site_{{[0-9a-f]+}}, S); }
+  // CHECK: {{^}}  std::string get() const {{.*}} return ::sonde::passRef(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], S); }
   std::string take() { return std::move(S); }
-  // CHECK: {{^}}  std::string take() {{.*}} return ::sonde::passRef(sonde_site_{{[0-9a-f]+}}, std::move(S)); }
+  // CHECK: {{^}}  std::string take() {{.*}} return ::sonde::passRef(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], std::move(S)); }
   Holder clone() const { return *this; }
-  // CHECK: {{^}}  Holder clone() const {{.*}} return ::sonde::passRef(sonde_site_{{[0-9a-f]+}}, *this); }
+  // CHECK: {{^}}  Holder clone() const {{.*}} return ::sonde::passRef(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], *this); }
   const std::string &ref() const { return S; }
-  // CHECK: {{^}}  const std::string &ref() const {{.*}} return ::sonde::passRef(sonde_site_{{[0-9a-f]+}}, S); }
+  // CHECK: {{^}}  const std::string &ref() const {{.*}} return ::sonde::passRef(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], S); }
   // An unparenthesized comma became two arguments of the wrapper (it did
   // not compile): parenthesized.
   Holder &self() { return S.clear(), *this; }
-  // CHECK: {{^}}  Holder &self() {{.*}} return ::sonde::passRef(sonde_site_{{[0-9a-f]+}}, (S.clear(), *this)); }
+  // CHECK: {{^}}  Holder &self() {{.*}} return ::sonde::passRef(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], (S.clear(), *this)); }
 };
 
 // A reference returned by value: `return r;` of an rvalue reference moves
 // in C++20; watched before the return, it stays as it was.
 std::string fromRef(std::string &&R) { return R; }
-// CHECK: {{^}}std::string fromRef(std::string &&R) {{.*}} ::sonde::watchAny(sonde_site_{{[0-9a-f]+}}, R); return R; }
+// CHECK: {{^}}std::string fromRef(std::string &&R) {{.*}} ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, R); return R; }
 
 // Guarded: passRefIf (a reference, or a class glvalue); it was skipped.
 // (`* > #value` passes it through passRef too.)
 std::string G;
 const std::string &guarded(int N) { return N ? G : G; }
-// CHECK: {{^}}const std::string &guarded(int N) {{.*}} return ::sonde::passRef(sonde_site_{{[0-9a-f]+}}, ::sonde::passRefIf(::sonde::every(sonde_every_{{[0-9a-f]+}}, 2), sonde_site_{{[0-9a-f]+}}, N ? G : G)); }
+// CHECK: {{^}}const std::string &guarded(int N) {{.*}} return ::sonde::passRef(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], ::sonde::passRefIf(::sonde::every(sonde_every_{{[0-9a-f]+}}, 2), sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], N ? G : G)); }
 
 // A scalar converted from a class object: passValue took the object by
 // value (a copy). Skipped.
@@ -121,7 +121,7 @@ int main() {
   // outside it, where the temporary lives to the end of the statement (it
   // was inside, and returned a reference to a temporary of the lambda).
   int N = use(make());
-  // CHECK: {{^}}  int N = ::sonde::api(true, sonde_site_[[U:[0-9a-f]+]], 1, 1, [&](::sonde::ApiCall &sonde_api_[[U]]) -> decltype(auto) { return use(sonde_api_[[U]].arg(0, ::sonde::call(true, sonde_site_{{[0-9a-f]+}}, [&]() -> decltype(auto) { return make(); }))); });
+  // CHECK: {{^}}  int N = ::sonde::api(true, sonde_sites_[[T:[0-9a-f]+]][{{[0-9]+}}], 1, 1, [&](::sonde::ApiCall &sonde_api_[[U:[0-9a-f]+]]) -> decltype(auto) { return use(sonde_api_[[U]].arg(0, ::sonde::call(true, sonde_sites_[[T]][{{[0-9]+}}], [&]() -> decltype(auto) { return make(); }))); });
   // A result that may point into a temporary argument: in a lambda, the
   // temporary would die before the result is used. Not wrapped (a call
   // site), not traced (an api).
@@ -133,7 +133,7 @@ int main() {
   // DIAG-DAG: lifetime-wrappers.cpp:[[@LINE-1]]:12: warning: probe 'keep()' skipped: call of 'keep' cannot be traced: it returns a reference and has a temporary argument [sonde-unsupported]
   // An api returning a class that cannot be moved: returned directly.
   N += pinned(N).V;
-  // CHECK: {{^}}  N += ::sonde::api(true, sonde_site_{{[0-9a-f]+}}, 1, 1, {{.*}} return pinned(sonde_api_{{[0-9a-f]+}}.arg(0, N)); }).V;
+  // CHECK: {{^}}  N += ::sonde::api(true, sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], 1, 1, {{.*}} return pinned(sonde_api_{{[0-9a-f]+}}.arg(0, N)); }).V;
   Handle H = makeHandle(N);
   Owned O = makeOwned();
   return N + origin().X + converted() + int(fromRef(Holder{}.get()).size()) +

@@ -21,7 +21,7 @@
 #include <cstdlib>
 
 [[noreturn]] void die(const char *why) {
-  // CHECK: {{^}}{{\[\[noreturn\]\]}} void die(const char *why) { static ::sonde::Site {{.*}} ::sonde::InsertedRegion
+  // CHECK: {{^}}{{\[\[noreturn\]\]}} void die(const char *why) { static ::sonde::SiteTable {{.*}} ::sonde::InsertedRegion
   std::puts(why);
   std::exit(1);
   // CHECK: {{^}}  std::exit(1);{{$}}
@@ -41,5 +41,5 @@ void unwind(int depth) {
     std::longjmp(env, 1);
   // CHECK: {{^}}    std::longjmp(env, 1);{{$}}
   unwind(depth - 1);
-  // CHECK: {{^}}  ((void)::sonde::InsertedRegion(sonde_site_{{[0-9a-f]+}}), unwind(depth - 1));
+  // CHECK: {{^}}  ((void)::sonde::InsertedRegion(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}]), unwind(depth - 1));
 }

@@ -29,7 +29,7 @@ int from_binding(std::pair<int, int> p) {
   int sum = 0;
   for (int batch : loader(n))
     sum += batch;
-  // CHECK: {{^}}  { ::sonde::Loop sonde_loop_{{[0-9a-f]+}}(sonde_site_{{[0-9a-f]+}}); for (int batch : loader(n))
+  // CHECK: {{^}}  { ::sonde::Loop sonde_loop_{{[0-9a-f]+}}(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}]); for (int batch : loader(n))
   return sum + m;
 }
 // DIAG: range-handover-refused.cpp:[[@LINE-5]]:3: warning: probe 'from_binding > #loop_batch': the range is a temporary made from a structured binding, __func__ or a parameter pack, which sonde::iterate could only move in; 'fetch.iter' (the fetch) is not recorded, only 'fetch.block' [sonde-copy]
@@ -42,7 +42,7 @@ int from_temporary() {
   int sum = 0;
   for (int batch : lines(std::string("abc")))
     sum += batch;
-  // CHECK: ::sonde::iterateMade(sonde_site_{{[0-9a-f]+}}, sonde_site_{{[0-9a-f]+}}, [&]() -> decltype(auto) { return lines(std::string("abc")); })
+  // CHECK: ::sonde::iterateMade(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], [&]() -> decltype(auto) { return lines(std::string("abc")); })
   return sum;
 }
 // DIAG-NOT: from_temporary

@@ -41,7 +41,7 @@ extern "C" void *calloc(std::size_t n, std::size_t s) noexcept;
 
 struct Pool {
   static void *operator new(std::size_t n) {
-    // CHECK: {{^}}  static void *operator new(std::size_t n) { static ::sonde::Site {{.*}}"Pool::operator new"{{.*}} ::sonde::InsertedRegion
+    // CHECK: {{^}}  static void *operator new(std::size_t n) { static ::sonde::SiteTable {{.*}}\nPool::operator new\n{{.*}} ::sonde::InsertedRegion
     void *q = ::operator new(n);
     return q;
   }

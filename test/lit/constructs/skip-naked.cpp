@@ -15,4 +15,4 @@ extern "C" __attribute__((naked)) int seven() { __asm__("movl $7, %eax\n\tret");
 // DIAG: skip-naked.cpp:[[@LINE-2]]:39: warning: probe '*' skipped: 'seven': function is naked [sonde-unsupported]
 
 __attribute__((always_inline)) inline int hot(int x) { return x + 1; }
-// CHECK: {{^}}__attribute__((always_inline)) inline int hot(int x) { static ::sonde::Site {{.*}} ::sonde::InsertedRegion
+// CHECK: {{^}}__attribute__((always_inline)) inline int hot(int x) { static ::sonde::SiteTable {{.*}} ::sonde::InsertedRegion

@@ -30,7 +30,7 @@ template <typename DataLoader> int train(DataLoader &data_loader) {
   int sum = 0;
   for (auto &batch : data_loader)
     sum += batch;
-  // CHECK: {{^}}  for (auto &batch : ::sonde::iterate(sonde_site_{{[0-9a-f]+}}, sonde_site_{{[0-9a-f]+}}, data_loader)){{$}}
+  // CHECK: {{^}}  for (auto &batch : ::sonde::iterate(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], data_loader)){{$}}
   return sum;
 }
 
@@ -40,7 +40,7 @@ template <class Loader> struct Trainer {
     int sum = 0;
     for (const auto &batch : this->loader)
       sum += batch;
-    // CHECK: {{^}}    for (const auto &batch : ::sonde::iterate(sonde_site_{{[0-9a-f]+}}, sonde_site_{{[0-9a-f]+}}, this->loader)){{$}}
+    // CHECK: {{^}}    for (const auto &batch : ::sonde::iterate(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], this->loader)){{$}}
     return sum;
   }
 };
@@ -49,7 +49,7 @@ template <class Loader> int with_args(const Loader &loader) {
   int n = 0;
   for (auto batch : loader)
     n += batch;
-  // CHECK: {{^}}  { ::sonde::Loop sonde_loop_[[G:[0-9a-f]+]](sonde_site_[[G]]); for (auto batch : ::sonde::iterateFetch(true, sonde_site_{{[0-9a-f]+}}, loader)){{$}}
+  // CHECK: {{^}}  { ::sonde::Loop sonde_loop_[[G:[0-9a-f]+]](sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}]); for (auto batch : ::sonde::iterateFetch(true, sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], loader)){{$}}
   // CHECK-NEXT: {{^}}    { ::sonde::CondIteration sonde_iter_[[G]](true, sonde_loop_[[G]], (n)); n += batch; } }
   return n;
 }
@@ -58,7 +58,7 @@ template <class Make> int call_train(Make make) {
   int sum = 0;
   for (auto batch : make())
     sum += batch;
-  // CHECK: {{^}}  { ::sonde::Loop sonde_loop_[[C:[0-9a-f]+]](sonde_site_[[C]]); for (auto batch : make()){{$}}
+  // CHECK: {{^}}  { ::sonde::Loop sonde_loop_[[C:[0-9a-f]+]](sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}]); for (auto batch : make()){{$}}
   // CHECK-NEXT: {{^}}    { ::sonde::Iteration sonde_iter_[[C]](sonde_loop_[[C]]); sum += batch; } }
   return sum;
 }

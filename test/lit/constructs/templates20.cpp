@@ -24,9 +24,9 @@ template <class T>
 concept Number = std::is_arithmetic_v<T>;
 
 template <Number T> T twice(T x) {
-  // CHECK: {{^}}template <Number T> T twice(T x) { static ::sonde::Site {{.*}} ::sonde::InsertedRegion {{.*}} ::sonde::watchAny(sonde_site_{{[0-9a-f]+}}, x);
+  // CHECK: {{^}}template <Number T> T twice(T x) { static ::sonde::SiteTable {{.*}} ::sonde::InsertedRegion {{.*}} ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, x);
   T y = x + x;
-  // CHECK: {{^}}  T y = x + x; ::sonde::watchAny(sonde_site_{{[0-9a-f]+}}, y);
+  // CHECK: {{^}}  T y = x + x; ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, y);
   return y;
 }
 
@@ -35,12 +35,12 @@ template <class T>
 T thrice(T x) {
   T y = x * 3;
   return y;
-  // CHECK: {{^}}  ::sonde::watchAny(sonde_site_{{[0-9a-f]+}}, y); return y;
+  // CHECK: {{^}}  ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, y); return y;
 }
 
 auto sum(auto x, auto y) {
   auto s = x + y;
-  // CHECK: {{^}}  auto s = x + y; ::sonde::watchAny(sonde_site_{{[0-9a-f]+}}, s);
+  // CHECK: {{^}}  auto s = x + y; ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, s);
   return s + 0;
   // CHECK: {{^}}  return s + 0;
   // DIAG: templates20.cpp:[[@LINE-2]]:3: warning: probe '* > #value' skipped: the returned expression's type is not known here [sonde-unsupported]
@@ -50,19 +50,19 @@ int integral(std::integral auto x) {
   int r = 0;
   r += x;
   return r + 1;
-  // CHECK: {{^}}  return ::sonde::passValue(sonde_site_{{[0-9a-f]+}}, r + 1);
+  // CHECK: {{^}}  return ::sonde::passValue(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], r + 1);
 }
 
 template <auto N> int scaled(int v) {
   int out = v * N;
-  // CHECK: {{^}}  int out = v * N; ::sonde::watchAny(sonde_site_{{[0-9a-f]+}}, out);
+  // CHECK: {{^}}  int out = v * N; ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, out);
   return out;
 }
 
 struct Flag {
   template <class T>
   explicit(!std::is_same_v<T, bool>) Flag(T v) : on(v != 0) {}
-  // CHECK: {{^}}  explicit(!std::is_same_v<T, bool>) Flag(T v) : on(v != 0) { static ::sonde::Site {{.*}}"Flag::Flag"{{.*}} ::sonde::InsertedRegion
+  // CHECK: {{^}}  explicit(!std::is_same_v<T, bool>) Flag(T v) : on(v != 0) { static ::sonde::SiteTable {{.*}}\nFlag::Flag\n{{.*}} ::sonde::InsertedRegion
   bool on;
 };
 

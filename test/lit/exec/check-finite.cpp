@@ -39,7 +39,7 @@
 
 double train(int steps) {
   double loss = 4.0;
-  // CODE: {{^}}double train(int steps) {{{.*}} sonde_site_{{[0-9a-f]+}}(::sonde::SiteKind::Watch, "user", "loss", {{.*}}, ::sonde::CheckFinite, "", "double");
+  // CODE: {{^}}double train(int steps) { static ::sonde::SiteTable sonde_sites_{{[0-9a-f]+}}({{.*}}\n3\n64\n{{[0-9]+}}\n{{[0-9a-f]+}}\nuser\nloss\n\ndouble\n
   for (int step = 0; step < steps; ++step) {
     loss = step == 2 ? std::numeric_limits<double>::quiet_NaN() : loss / 2;
     std::printf("step %d\n", step);

@@ -52,7 +52,7 @@ int evaluate(const Tensorish &input) { return static_cast<int>(input.dim()); }
 int train_epoch(const std::vector<std::vector<int>> &data) {
   int batch_idx = 0, sum = 0;
   for (const std::vector<int> &batch : data) {
-    // CODE: {{^}}  { ::sonde::Loop sonde_loop_[[B:[0-9a-f]+]](sonde_site_[[B]]); for (const std::vector<int> &batch : ::sonde::iterateFetch(true, sonde_site_{{[0-9a-f]+}}, data)) { ::sonde::CondIteration sonde_iter_[[B]](true, sonde_loop_[[B]], (batch_idx), ::sonde::itemCount((batch)));
+    // CODE: {{^}}  { ::sonde::Loop sonde_loop_[[B:[0-9a-f]+]](sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}]); for (const std::vector<int> &batch : ::sonde::iterateFetch(true, sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], data)) { ::sonde::CondIteration sonde_iter_[[B]](true, sonde_loop_[[B]], (batch_idx), ::sonde::itemCount((batch)));
     for (int v : batch)
       sum += work(v);
     ++batch_idx;

@@ -30,13 +30,13 @@ int work(int v) { return v * 3; }
 int train_epoch(const std::vector<int> &data) {
   int batch_idx = 0, sum = 0;
   for (int batch : data) {
-    // CODE: {{^}}  { ::sonde::Loop sonde_loop_[[B:[0-9a-f]+]](sonde_site_[[B]]); for (int batch : ::sonde::iterateFetch(true, sonde_site_{{[0-9a-f]+}}, data)) { ::sonde::CondIteration sonde_iter_[[B]](true, sonde_loop_[[B]], (batch_idx));
+    // CODE: {{^}}  { ::sonde::Loop sonde_loop_[[B:[0-9a-f]+]](sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}]); for (int batch : ::sonde::iterateFetch(true, sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], data)) { ::sonde::CondIteration sonde_iter_[[B]](true, sonde_loop_[[B]], (batch_idx));
     sum += work(batch);
     ++batch_idx;
   }
   for (int item : data)
     sum -= item;
-  // CODE: {{^}}  { ::sonde::Loop sonde_loop_[[I:[0-9a-f]+]](sonde_site_[[I]]); for (int item : ::sonde::iterateFetch(::sonde::inFrame(::sonde_ctx::frame_{{[0-9a-f]+}}), sonde_site_{{[0-9a-f]+}}, data))
+  // CODE: {{^}}  { ::sonde::Loop sonde_loop_[[I:[0-9a-f]+]](sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}]); for (int item : ::sonde::iterateFetch(::sonde::inFrame(::sonde_ctx::frame_{{[0-9a-f]+}}), sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], data))
   return sum;
 }
 

@@ -25,4 +25,4 @@ int step(int n) {
 }
 
 // COV: __llvm_covmap
-// SITES: step(int)::sonde_site_
+// SITES: step(int)::sonde_sites_

@@ -42,9 +42,9 @@ struct Pair {
 
 at::Tensor step(Opt &opt, at::Tensor x) {
   opt.zero_grad(true);
-  // CHECK: {{^}}  ::sonde::api(true, sonde_site_{{[0-9a-f]+}}, 1, 0, [&](::sonde::ApiCall &) -> decltype(auto) { return opt.zero_grad(true); });
+  // CHECK: {{^}}  ::sonde::api(true, sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], 1, 0, [&](::sonde::ApiCall &) -> decltype(auto) { return opt.zero_grad(true); });
   at::Tensor y = torch::relu(x);
-  // CHECK: {{^}}  at::Tensor y = ::sonde::api(::sonde::inFrame(::sonde_ctx::frame_{{[0-9a-f]+}}), sonde_site_[[S:[0-9a-f]+]], 1, 1, [&](::sonde::ApiCall &sonde_api_[[S]]) -> decltype(auto) { return torch::relu(sonde_api_[[S]].arg(0, x)); });
+  // CHECK: {{^}}  at::Tensor y = ::sonde::api(::sonde::inFrame(::sonde_ctx::frame_{{[0-9a-f]+}}), sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], 1, 1, [&](::sonde::ApiCall &sonde_api_[[S:[0-9a-f]+]]) -> decltype(auto) { return torch::relu(sonde_api_[[S]].arg(0, x)); });
   at::Tensor z = torch::add(y, torch::relu(y), 0.5f);
   // CHECK: {{^}}  at::Tensor z = ::sonde::api({{.*}}return torch::add(sonde_api_[[A:[0-9a-f]+]].arg(0, y), sonde_api_[[A]].arg(1, ::sonde::api({{.*}}return torch::relu(sonde_api_{{[0-9a-f]+}}.arg(0, y)); })), sonde_api_[[A]].arg(2, 0.5f)); });
   auto [a, b] = Pair{y, z};
@@ -72,7 +72,7 @@ at::Tensor train(Opt &opt) {
 // Inside a template the callee is known by name: its arguments are not
 // recorded.
 template <class O> void update(O &o) { o.update(1); }
-// CHECK: {{^}}template <class O> void update(O &o) { {{.*}}::sonde::api(true, sonde_site_{{[0-9a-f]+}}, 1, 0, [&](::sonde::ApiCall &) -> decltype(auto) { return o.update(1); }); }
+// CHECK: {{^}}template <class O> void update(O &o) { {{.*}}::sonde::api(true, sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], 1, 0, [&](::sonde::ApiCall &) -> decltype(auto) { return o.update(1); }); }
 
 // SITES:      # headers: sonde/sonde.h sonde/torch.h
 // SITES-NEXT: api api Opt::zero_grad {{.*}}apis.cpp:44 step zero_grad() :void args=SetToNone

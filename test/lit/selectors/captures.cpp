@@ -14,10 +14,10 @@
 float train_epoch(int epoch) {
   int idx = 0;
   float loss = 0;
-  // CHECK: {{^}}  float loss = 0; ::sonde::watchArgs(sonde_site_{{[0-9a-f]+}}, loss, epoch, idx);
+  // CHECK: {{^}}  float loss = 0; ::sonde::watchArgs(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], loss, epoch, idx);
   for (; idx < 3; ++idx)
     loss += idx;
-  // CHECK: {{^}}    { loss += idx; ::sonde::watchArgs(sonde_site_{{[0-9a-f]+}}, loss, epoch, idx); }
+  // CHECK: {{^}}    { loss += idx; ::sonde::watchArgs(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], loss, epoch, idx); }
   int late = 1;
   // DIAG: captures.cpp:14:7: warning: capture 'late' of probe 'train_epoch(late) > #enter' is not in scope here; recorded without it [sonde-capture]
   return loss + late;

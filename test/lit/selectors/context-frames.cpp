@@ -16,12 +16,12 @@
 // CHECK: {{^}}namespace sonde_ctx { inline ::sonde::Site frame_[[TRAIN:[0-9a-f]+]]({{.*}}"train"{{.*}}); inline ::sonde::Site frame_[[EVAL:[0-9a-f]+]](::sonde::SiteKind::Frame, "", "evaluate", "", 0, "evaluate", 0x[[EVAL]]ull); } struct Net {
 struct Net {
   float forward(float x) { return x; }
-  // CHECK: {{^}}  float forward(float x) { static ::sonde::Site {{.*}}"eval_forward"{{.*}}; ::sonde::CondRegion sonde_region_{{[0-9a-f]+}}(::sonde::inFrame(::sonde_ctx::frame_[[EVAL]]), sonde_site_{{[0-9a-f]+}}); return x; }
+  // CHECK: {{^}}  float forward(float x) { static ::sonde::SiteTable {{.*}}\neval_forward\n{{.*}}; ::sonde::CondRegion sonde_region_{{[0-9a-f]+}}(::sonde::inFrame(::sonde_ctx::frame_[[EVAL]]), sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}]); return x; }
 };
 
 float step(Net &net, float x) {
   float loss = net.forward(x);
-  // CHECK: {{^}}  float loss = net.forward(x); if (::sonde::inFrame(::sonde_ctx::frame_[[TRAIN]])) ::sonde::watchAny(sonde_site_{{[0-9a-f]+}}, loss);
+  // CHECK: {{^}}  float loss = net.forward(x); if (::sonde::inFrame(::sonde_ctx::frame_[[TRAIN]])) ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, loss);
   return loss;
 }
 

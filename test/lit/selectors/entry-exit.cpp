@@ -17,7 +17,7 @@
 // SPEC:     category: checkpoint.restart
 
 int load(int path) {
-  // CHECK: {{^}}int load(int path) { static ::sonde::Site sonde_site_[[EN:[0-9a-f]+]](::sonde::SiteKind::Instant, "checkpoint.restart", "restart", {{.*}}); static ::sonde::Site sonde_site_[[EX:[0-9a-f]+]]({{.*}}); static ::sonde::Site sonde_site_[[ER:[0-9a-f]+]](::sonde::SiteKind::Instant, "checkpoint.restart", "failed", {{.*}}, ::sonde::ContextArgs, "path"); ::sonde::instant(sonde_site_[[EN]]); ::sonde::OnExit sonde_exit_[[EX]]([&] { ::sonde::instant(sonde_site_[[EX]]); }); ::sonde::OnUnwind sonde_error_[[ER]]([&] { ::sonde::instantArgs(sonde_site_[[ER]], path); });
+  // CHECK: {{^}}int load(int path) { static ::sonde::SiteTable sonde_sites_[[T:[0-9a-f]+]]("{{[0-9]+}}\n3\n{{.*}}\nload\n2\n0\n{{[0-9]+}}\n{{[0-9a-f]+}}\ncheckpoint.restart\nrestart\n\n\n2\n0\n{{[0-9]+}}\n{{[0-9a-f]*}}[[EX:[0-9a-f]{8}]]\ncheckpoint.restart\nrestart\n\n\n2\n4\n{{[0-9]+}}\n{{[0-9a-f]*}}[[ER:[0-9a-f]{8}]]\ncheckpoint.restart\nfailed\npath\n\n"); ::sonde::instant(sonde_sites_[[T]][0]); ::sonde::OnExit sonde_exit_[[EX]]([&] { ::sonde::instant(sonde_sites_[[T]][1]); }); ::sonde::OnUnwind sonde_error_[[ER]]([&] { ::sonde::instantArgs(sonde_sites_[[T]][2], path); });
   if (path < 0)
     throw path;
   return path * 2;

@@ -26,17 +26,17 @@
 // SPEC:     summary: stats
 
 void save(int) {}
-// CHECK: {{^}}void save(int) { static ::sonde::Site sonde_site_{{[0-9a-f]+}}(::sonde::SiteKind::Region, "checkpoint.capture", "capture", {{.*}}, ::sonde::OffByDefault | ::sonde::InstantMode); ::sonde::InstantRegion sonde_region_{{[0-9a-f]+}}(sonde_site_{{[0-9a-f]+}});}
+// CHECK: {{^}}void save(int) { static ::sonde::SiteTable sonde_sites_[[S:[0-9a-f]+]]({{.*}}\nsave\n1\n3\n{{[0-9]+}}\n{{[0-9a-f]+}}\ncheckpoint.capture\ncapture\n\n\n"); ::sonde::InstantRegion sonde_region_{{[0-9a-f]+}}(sonde_sites_[[S]][0]);}
 float forward(int n) { return n; }
-// CHECK: {{^}}float forward(int n) { static ::sonde::Site sonde_site_[[F:[0-9a-f]+]](::sonde::SiteKind::Region, "compute.forward", "fwd", {{.*}}, ::sonde::ContextArgs, "n"); ::sonde::InsertedRegion sonde_region_[[F]](sonde_site_[[F]], (n)); return n; }
+// CHECK: {{^}}float forward(int n) { static ::sonde::SiteTable sonde_sites_[[F:[0-9a-f]+]]({{.*}}\nforward\n1\n4\n{{[0-9]+}}\n{{[0-9a-f]+}}\ncompute.forward\nfwd\nn\n\n"); ::sonde::InsertedRegion sonde_region_[[F]](sonde_sites_[[F]][0], (n)); return n; }
 
 void train(int epochs, float lr) {
-  // CHECK: {{^}}void train(int epochs, float lr) { {{.*}}"epoch.block"{{.*}}, ::sonde::ContextArgs, "epoch,lr");{{.*}} static ::sonde::Site sonde_site_[[W:[0-9a-f]+]](::sonde::SiteKind::Watch, "user", "loss", {{.*}}, ::sonde::summaryFlags(::sonde::Summary::Stats), "", "float"); static thread_local ::std::uint32_t sonde_every_[[W]] = 0;
+  // CHECK: {{^}}void train(int epochs, float lr) { static ::sonde::SiteTable sonde_sites_{{[0-9a-f]+}}({{.*}}\ntrain\n4\n4\n{{[0-9]+}}\n{{[0-9a-f]+}}\npipeline.epoch\nepoch.block\nepoch,lr\n\n3\n24\n{{[0-9]+}}\n{{[0-9a-f]+}}\nuser\nloss\n\nfloat\n3\n24\n{{[0-9]+}}\n{{[0-9a-f]*}}[[W:[0-9a-f]{8}]]\nuser\nloss\n\nfloat\n"); static thread_local ::std::uint32_t sonde_every_{{[0-9a-f]+}} = 0; static thread_local ::std::uint32_t sonde_every_[[W]] = 0;
   float loss = 0;
   for (int epoch = 0; epoch < epochs; ++epoch) {
-    // CHECK: {{^}}  { ::sonde::Loop sonde_loop_[[L:[0-9a-f]+]](sonde_site_[[L]]); for (int epoch = 0; epoch < epochs; ++epoch) { ::sonde::CondIteration sonde_iter_[[L]](true, sonde_loop_[[L]], (epoch), (lr * 2));
+    // CHECK: {{^}}  { ::sonde::Loop sonde_loop_[[L:[0-9a-f]+]](sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}]); for (int epoch = 0; epoch < epochs; ++epoch) { ::sonde::CondIteration sonde_iter_[[L]](true, sonde_loop_[[L]], (epoch), (lr * 2));
     loss = forward(epoch);
-    // CHECK: {{^}}    loss = forward(epoch); if ((lr > 0) && ::sonde::every(sonde_every_[[W]], 10)) ::sonde::watchAny(sonde_site_[[W]], loss);
+    // CHECK: {{^}}    loss = forward(epoch); if ((lr > 0) && ::sonde::every(sonde_every_[[W]], 10)) ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, loss);
     save(epoch);
   }
 }

@@ -24,28 +24,28 @@
 // Methods, by a glob on the qualified name.
 struct Net {
   Net() : w(2) {}
-  // CHECK: {{^}}  Net() : w(2) { static ::sonde::Site sonde_site_[[CTOR:[0-9a-f]+]](::sonde::SiteKind::Region, "compute.init", "Net", "{{.*}}function-region.cpp", [[@LINE-1]], "Net::Net", 0x{{[0-9a-f]+}}ull); ::sonde::InsertedRegion sonde_region_[[CTOR]](sonde_site_[[CTOR]]);}
+  // CHECK: {{^}}  Net() : w(2) { static ::sonde::SiteTable sonde_sites_[[CTOR:[0-9a-f]+]]("{{[0-9]+}}\n1\n{{.*}}function-region.cpp\nNet::Net\n1\n0\n[[@LINE-1]]\n{{[0-9a-f]+}}\ncompute.init\nNet\n\n\n"); ::sonde::InsertedRegion sonde_region_[[CTOR]](sonde_sites_[[CTOR]][0]);}
   ~Net() { w = 0; }
-  // CHECK: {{^}}  ~Net() { static ::sonde::Site {{.*}}"user.teardown", "teardown", {{.*}}"Net::~Net"{{.*}} ::sonde::InsertedRegion sonde_region_{{.*}} w = 0; }
+  // CHECK: {{^}}  ~Net() { static ::sonde::SiteTable {{.*}}\nNet::~Net\n{{.*}}\nuser.teardown\nteardown\n{{.*}} ::sonde::InsertedRegion sonde_region_{{.*}} w = 0; }
   float forward(float x) { return x * w; }
-  // CHECK: {{^}}  float forward(float x) { static ::sonde::Site {{.*}}"compute.forward", "forward", {{.*}}"Net::forward"{{.*}}); ::sonde::InsertedRegion {{.*}} return x * w; }
+  // CHECK: {{^}}  float forward(float x) { static ::sonde::SiteTable {{.*}}\nNet::forward\n{{.*}}\ncompute.forward\nforward\n{{.*}}); ::sonde::InsertedRegion {{.*}} return x * w; }
   float operator()(float x) { return forward(x); }
-  // CHECK: {{^}}  float operator()(float x) { static ::sonde::Site {{.*}}"compute", "operator()", {{.*}}"Net::operator()"{{.*}} return forward(x); }
+  // CHECK: {{^}}  float operator()(float x) { static ::sonde::SiteTable {{.*}}\nNet::operator()\n{{.*}}\ncompute\noperator()\n{{.*}} return forward(x); }
   float w;
 };
 
 namespace ns {
 struct Other {
   float forward(float x) { return x; }
-  // CHECK: {{^}}  float forward(float x) { static ::sonde::Site {{.*}}"compute.forward"{{.*}}"ns::Other::forward"{{.*}}"data.preprocess"{{.*}}"ns::Other::forward"
+  // CHECK: {{^}}  float forward(float x) { static ::sonde::SiteTable {{.*}}\nns::Other::forward\n{{.*}}\ncompute.forward\n{{.*}}\ndata.preprocess\n{{.*}} ::sonde::InsertedRegion {{.*}} ::sonde::InsertedRegion {{.*}} return x; }
 };
 int helper(int x) { return x + 1; }
-// CHECK: {{^}}int helper(int x) { static ::sonde::Site {{.*}}"data.preprocess", "preprocess", {{.*}}"ns::helper"
+// CHECK: {{^}}int helper(int x) { static ::sonde::SiteTable {{.*}}\nns::helper\n{{.*}}\ndata.preprocess\npreprocess\n
 } // namespace ns
 
 // A template is instrumented once, in its pattern.
 template <class T> T scale(T x) { return x * 2; }
-// CHECK: {{^}}template <class T> T scale(T x) { static ::sonde::Site {{.*}}"compute", "scale", {{.*}}"scale"{{.*}}
+// CHECK: {{^}}template <class T> T scale(T x) { static ::sonde::SiteTable {{.*}}\nscale\n{{.*}}\ncompute\nscale\n{{.*}}
 int useScale() { return scale(1) + int(scale(2.0)); }
 
 // Unchanged: a lambda is not a function a selector names.

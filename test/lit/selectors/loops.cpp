@@ -29,23 +29,23 @@ std::vector<int> loader() { return {1, 2, 3}; }
 int train_epoch(const std::vector<int> &data) {
   int sum = 0;
   for (const int &batch : data) {
-    // CHECK: {{^}}  { ::sonde::Loop sonde_loop_[[W:[0-9a-f]+]](sonde_site_[[W]]); for (const int &batch : ::sonde::iterate(sonde_site_[[F:[0-9a-f]+]], sonde_site_[[B:[0-9a-f]+]], data)) { const ::std::uint64_t sonde_i_[[W]] = sonde_loop_[[W]].Next++;
+    // CHECK: {{^}}  { ::sonde::Loop sonde_loop_[[W:[0-9a-f]+]](sonde_sites_[[T:[0-9a-f]+]][{{[0-9]+}}]); for (const int &batch : ::sonde::iterate(sonde_sites_[[T]][{{[0-9]+}}], sonde_sites_[[T]][{{[0-9]+}}], data)) { const ::std::uint64_t sonde_i_[[W]] = sonde_loop_[[W]].Next++;
     if (batch == 2)
       continue;
-    // CHECK: {{^}}      { ::sonde::watchAny(sonde_site_[[W]], sonde_i_[[W]]); continue; }
+    // CHECK: {{^}}      { ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, sonde_i_[[W]]); continue; }
     sum += batch;
   }
-  // CHECK: {{^}}  ::sonde::watchAny(sonde_site_[[W]], sonde_i_[[W]]);} }
+  // CHECK: {{^}}  ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, sonde_i_[[W]]);} }
   // Range-for over a temporary: made in place by a lambda (it was moved).
   for (int batch : loader())
     sum += batch;
-  // CHECK: {{^}}  { ::sonde::Loop sonde_loop_[[W2:[0-9a-f]+]](sonde_site_[[W2]]); for (int batch : ::sonde::iterateMade(sonde_site_{{[0-9a-f]+}}, sonde_site_{{[0-9a-f]+}}, [&]() -> decltype(auto) { return loader(); }))
+  // CHECK: {{^}}  { ::sonde::Loop sonde_loop_[[W2:[0-9a-f]+]](sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}]); for (int batch : ::sonde::iterateMade(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], [&]() -> decltype(auto) { return loader(); }))
   return sum;
 }
 
 void train(int epochs) {
   for (int epoch = 0; epoch < epochs; ++epoch) {
-    // CHECK: {{^}}  { ::sonde::Loop sonde_loop_[[E:[0-9a-f]+]](sonde_site_[[E]]); for (int epoch = 0; epoch < epochs; ++epoch) { ::sonde::Iteration sonde_iter_[[E]](sonde_loop_[[E]]);
+    // CHECK: {{^}}  { ::sonde::Loop sonde_loop_[[E:[0-9a-f]+]](sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}]); for (int epoch = 0; epoch < epochs; ++epoch) { ::sonde::Iteration sonde_iter_[[E]](sonde_loop_[[E]]);
     train_epoch({1, 2});
   }
   // CHECK: {{^}}  } }
@@ -53,7 +53,7 @@ void train(int epochs) {
 
 int drain(int n) {
   while (n > 10) n /= 2;
-  // CHECK: {{^}}  { ::sonde::Loop sonde_loop_[[D:[0-9a-f]+]](sonde_site_[[D]]); while (n > 10) { ::sonde::Iteration sonde_iter_[[D]](sonde_loop_[[D]]); n /= 2; } }
+  // CHECK: {{^}}  { ::sonde::Loop sonde_loop_[[D:[0-9a-f]+]](sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}]); while (n > 10) { ::sonde::Iteration sonde_iter_[[D]](sonde_loop_[[D]]); n /= 2; } }
   do { --n; } while (n > 0);
   // CHECK: {{^}}  { ::sonde::Loop sonde_loop_{{.*}} { ::sonde::Loop sonde_loop_{{.*}} do { ::sonde::Iteration sonde_iter_{{[0-9a-f]+}}(sonde_loop_{{[0-9a-f]+}}); ::sonde::Iteration {{.*}} --n; } while (n > 0); } }
   return n;
@@ -74,7 +74,7 @@ int poll(int n) {
   int sum = 0;
   while (int item = next(n))
     sum += item;
-  // CHECK: {{^}}  { ::sonde::Loop sonde_loop_[[P:[0-9a-f]+]](sonde_site_[[P]]); while (int item = next(n))
+  // CHECK: {{^}}  { ::sonde::Loop sonde_loop_[[P:[0-9a-f]+]](sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}]); while (int item = next(n))
   // CHECK-NEXT: {{^}}    { ::sonde::Iteration sonde_iter_[[P]](sonde_loop_[[P]]); sum += item; } }
   return sum;
 }

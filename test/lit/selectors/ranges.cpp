@@ -20,13 +20,13 @@
 // SPEC:     category: user.jumps
 
 int train_epoch(int n) {
-  // CHECK: {{^}}int train_epoch(int n) { static ::sonde::Site {{.*}} ::sonde::CondRegion sonde_range_{{[0-9a-f]+}}(true, sonde_site_{{[0-9a-f]+}});
+  // CHECK: {{^}}int train_epoch(int n) { static ::sonde::SiteTable {{.*}} ::sonde::CondRegion sonde_range_{{[0-9a-f]+}}(true, sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}]);
   int prepared = n * 2;
-  // CHECK: {{^}}  int prepared = n * 2; ::sonde::CondRegion sonde_range_[[P:[0-9a-f]+]](true, sonde_site_[[P]]);
+  // CHECK: {{^}}  int prepared = n * 2; ::sonde::CondRegion sonde_range_[[P:[0-9a-f]+]](true, sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}]);
   int loss = 0;
   // CHECK: {{^}}  int loss = 0; sonde_range_[[P]].close();
   for (int batch = 0; batch < n; ++batch) {
-    // CHECK: {{^}}  for (int batch = 0; batch < n; ++batch) { ::sonde::CondRegion sonde_range_[[B:[0-9a-f]+]](true, sonde_site_[[B]]);
+    // CHECK: {{^}}  for (int batch = 0; batch < n; ++batch) { ::sonde::CondRegion sonde_range_[[B:[0-9a-f]+]](true, sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}]);
     if (batch == 1)
       continue;
     loss += batch;
@@ -40,7 +40,7 @@ int train_epoch(int n) {
 // its declaration); elsewhere in the function it can.
 int pick(int n) {
   int x = 0, y = 0;
-  // CHECK: {{^}}  int x = 0, y = 0; ::sonde::CondRegion sonde_range_[[X0:[0-9a-f]+]](true, sonde_site_[[X0]]);
+  // CHECK: {{^}}  int x = 0, y = 0; ::sonde::CondRegion sonde_range_[[X0:[0-9a-f]+]](true, sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}]);
   switch (n) {
   case 0:
     x = 1;
@@ -51,7 +51,7 @@ int pick(int n) {
     y = 3;
   }
   x = 5;
-  // CHECK: {{^}}  x = 5; ::sonde::CondRegion sonde_range_[[X:[0-9a-f]+]](true, sonde_site_[[X]]);
+  // CHECK: {{^}}  x = 5; ::sonde::CondRegion sonde_range_[[X:[0-9a-f]+]](true, sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}]);
   y = x;
   // CHECK: {{^}}  y = x; {{.*}}sonde_range_[[X]].close();
   return x + y;

@@ -20,10 +20,10 @@ struct Big {
   Big make(int n) {
     Big Local{std::to_string(n)};
     return Local;
-    // CHECK: {{^}}    ::sonde::watchAny(sonde_site_{{[0-9a-f]+}}, Local); return Local;
+    // CHECK: {{^}}    ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, Local); return Local;
   }
   int &ref() { return Count; }
-  // CHECK: {{^}}  int &ref() { static ::sonde::Site {{.*}} return ::sonde::passRef(sonde_site_{{[0-9a-f]+}}, Count); }
+  // CHECK: {{^}}  int &ref() { static ::sonde::SiteTable {{.*}} return ::sonde::passRef(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], Count); }
   Big copy() { return Big{S + "x"}; }
   // CHECK: {{^}}  Big copy() { return Big{S + "x"}; }
   // DIAG: return-value.cpp:[[@LINE-2]]:16: warning: probe '*::* > #value' skipped: the returned 'Big' is made in place (guaranteed copy elision) and a watch would copy or move it; return a local by name to watch it [sonde-copy]
@@ -36,12 +36,12 @@ struct Big {
 int early(int n) {
   if (n < 0)
     return -1;
-  // CHECK: {{^}}    return ::sonde::passValue(sonde_site_{{[0-9a-f]+}}, -1);
+  // CHECK: {{^}}    return ::sonde::passValue(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], -1);
   if (n == 0) return 0;
-  // CHECK: {{^}}  if (n == 0) return ::sonde::passValue(sonde_site_{{[0-9a-f]+}}, 0);
+  // CHECK: {{^}}  if (n == 0) return ::sonde::passValue(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], 0);
   int r = n * 2;
   return r;
-  // CHECK: {{^}}  ::sonde::watchAny(sonde_site_{{[0-9a-f]+}}, r); return r;
+  // CHECK: {{^}}  ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, r); return r;
 }
 
 // Unchanged: void functions have no value.

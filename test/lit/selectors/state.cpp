@@ -42,9 +42,9 @@ template <class M> void recordState(const Site &, const M &Model) noexcept;
 
 void train_epoch(Net &model, Opt &opt) {
   opt.step();
-  // CHECK: {{^}}  opt.step(); if (::sonde::every(sonde_every_{{[0-9a-f]+}}, 10)) ::sonde::recordState(sonde_site_{{[0-9a-f]+}}, (model));
+  // CHECK: {{^}}  opt.step(); if (::sonde::every(sonde_every_{{[0-9a-f]+}}, 10)) ::sonde::recordState(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], (model));
   bool ok = opt.step();
-  // CHECK: {{^}}  bool ok = opt.step(); if (::sonde::every(sonde_every_{{[0-9a-f]+}}, 10)) ::sonde::recordState(sonde_site_{{[0-9a-f]+}}, (model));
+  // CHECK: {{^}}  bool ok = opt.step(); if (::sonde::every(sonde_every_{{[0-9a-f]+}}, 10)) ::sonde::recordState(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], (model));
   if (ok && opt.step())
     return;
   // A call in a condition is not a statement of its own: skipped (see the
@@ -53,12 +53,12 @@ void train_epoch(Net &model, Opt &opt) {
 }
 
 void train(Net *net, Opt &opt) {
-  // CHECK: {{^}}void train(Net *net, Opt &opt) { static ::sonde::Site {{.*}}::sonde::SiteKind::State, "state", "final", {{.*}} ::sonde::OnExit sonde_state_{{[0-9a-f]+}}([&] { ::sonde::recordState(sonde_site_{{[0-9a-f]+}}, (*net)); }); ::sonde::recordState(sonde_site_{{[0-9a-f]+}}, (*net));
+  // CHECK: {{^}}void train(Net *net, Opt &opt) { static ::sonde::SiteTable {{.*}}\n6\n{{.*}}\nstate\nfinal\n{{.*}} ::sonde::OnExit sonde_state_{{[0-9a-f]+}}([&] { ::sonde::recordState(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], (*net)); }); ::sonde::recordState(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], (*net));
   for (int epoch = 0; epoch < 3; ++epoch) {
     train_epoch(*net, opt);
   }
   // CHECK: {{^}}    train_epoch(*net, opt);
-  // CHECK-NEXT: {{^}}   if ((epoch % 2 == 0)) ::sonde::recordState(sonde_site_{{[0-9a-f]+}}, (*net));}
+  // CHECK-NEXT: {{^}}   if ((epoch % 2 == 0)) ::sonde::recordState(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], (*net));}
 }
 
 // SITES:      # headers: sonde/sonde.h sonde/torch.h

@@ -49,7 +49,7 @@ template <class Contained> struct ModuleHolder {
 
 struct NetImpl : torch::nn::Module {
   int forward(int x) { return x + 1; }
-  // CHECK: {{^}}  int forward(int x) { static ::sonde::Site {{.*}} ::sonde::InsertedRegion {{.*}} return x + 1; }
+  // CHECK: {{^}}  int forward(int x) { static ::sonde::SiteTable {{.*}} ::sonde::InsertedRegion {{.*}} return x + 1; }
 };
 TORCH_MODULE(Net);
 

@@ -36,7 +36,7 @@ int main() {
   auto batch_y = torch::zeros({4, 1});
   for (int i = 0; i < 2; ++i) {
     auto loss = torch::smooth_l1_loss(fc(batch_x), batch_y);
-    // REWRITE: {{^}}    auto loss = ::sonde::api({{.*}}return torch::smooth_l1_loss(sonde_api_[[A:[0-9a-f]+]].arg(0, ::sonde::call(true, sonde_site_{{[0-9a-f]+}}, [&]() -> decltype(auto) { return fc(batch_x); })), sonde_api_[[A]].arg(1, batch_y)); });
+    // REWRITE: {{^}}    auto loss = ::sonde::api({{.*}}return torch::smooth_l1_loss(sonde_api_[[A:[0-9a-f]+]].arg(0, ::sonde::call(true, sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], [&]() -> decltype(auto) { return fc(batch_x); })), sonde_api_[[A]].arg(1, batch_y)); });
     std::printf("%lld\n", static_cast<long long>(loss.numel()));
   }
 }

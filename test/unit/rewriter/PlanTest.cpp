@@ -89,7 +89,7 @@ TEST(Plan, UnbracedBodyOrder) {
   Line5 = Line5.split('\n').first;
   size_t Open = Line5.find("{ ::sonde::Iteration");
   size_t Stmt = Line5.find("loss = step(loss);");
-  size_t Watch = Line5.find("::sonde::watchAny(");
+  size_t Watch = Line5.find("::sonde::watchAt(");
   size_t Close = Line5.rfind(" }");
   ASSERT_NE(Open, llvm::StringRef::npos) << Line5.str();
   EXPECT_LT(Open, Stmt);
@@ -155,11 +155,14 @@ TEST(Plan, SameExtentWrapsNest) {
                    "user.a\n  - at: \"g > *()\"\n    category: user.b\n");
   llvm::StringRef Line3 = llvm::StringRef(R.Rewritten).split('\n').second;
   Line3 = Line3.split('\n').second.split('\n').first;
-  EXPECT_TRUE(Line3.starts_with("  ((void)::sonde::InsertedRegion(sonde_site_"))
-      << Line3.str();
-  EXPECT_TRUE(Line3.ends_with(
-      "), ((void)::sonde::InsertedRegion(sonde_site_" +
-      Line3.substr(Line3.rfind("sonde_site_") + 11, 8).str() + "), f(x)));"))
+  // Both sites are g's: its table's entries 0 and 1.
+  llvm::StringRef Table = "sonde_sites_";
+  size_t At = Line3.find(Table);
+  ASSERT_NE(At, llvm::StringRef::npos) << Line3.str();
+  std::string Var = Line3.substr(At, Table.size() + 8).str();
+  EXPECT_EQ(Line3.str(), "  ((void)::sonde::InsertedRegion(" + Var +
+                             "[0]), ((void)::sonde::InsertedRegion(" + Var +
+                             "[1]), f(x)));")
       << Line3.str();
   EXPECT_FALSE(bool(checkInsertionsOnly(
       "int f(int x) { return x; }\nint g(int x) {\n  f(x);\n  return 0;\n}\n",
@@ -177,12 +180,13 @@ TEST(Plan, OneBracePairPerStatement) {
   Line4 = Line4.split('\n').first;
   EXPECT_EQ(Line4.count('{'), 1u) << Line4.str();
   EXPECT_EQ(Line4.count('}'), 1u) << Line4.str();
-  EXPECT_EQ(Line4.count("::sonde::watchAny("), 2u) << Line4.str();
+  EXPECT_EQ(Line4.count("::sonde::watchAt("), 2u) << Line4.str();
 }
 
-// The plan's flags are sonde/site.h's bits; the inserted descriptor spells
-// them, and the kind, by name.
-TEST(Plan, SiteFlagsByName) {
+// The plan's flags are sonde/site.h's bits, and the site table holds them,
+// with the kind, as the numbers sonde/site.h gives them (TableField order:
+// kind, flags, line, id).
+TEST(Plan, SiteFlagsInTable) {
   Planned R = plan(Program, "version: 1\nprobes:\n  - at: step\n"
                             "    enabled: false\n    mode: instant\n"
                             "watches:\n  - at: train > loss\n"
@@ -191,16 +195,19 @@ TEST(Plan, SiteFlagsByName) {
   EXPECT_EQ(R.P.Sites[0].Flags,
             unsigned(sonde::OffByDefault) | unsigned(sonde::InstantMode));
   EXPECT_EQ(R.P.Sites[1].Flags, sonde::summaryFlags(sonde::Summary::Hash));
-  EXPECT_NE(R.Rewritten.find("(::sonde::SiteKind::Region, "),
-            std::string::npos);
-  EXPECT_NE(
-      R.Rewritten.find("ull, ::sonde::OffByDefault | ::sonde::InstantMode);"),
-      std::string::npos)
-      << R.Rewritten;
-  EXPECT_NE(R.Rewritten.find(
-                "ull, ::sonde::summaryFlags(::sonde::Summary::Hash), \"\", "
-                "\"int\");"),
+  auto Entry = [](sonde::SiteKind K, unsigned Flags) {
+    return "\\n" + std::to_string(unsigned(K)) + "\\n" + std::to_string(Flags) +
+           "\\n";
+  };
+  EXPECT_NE(R.Rewritten.find(Entry(sonde::SiteKind::Region,
+                                   sonde::OffByDefault | sonde::InstantMode)),
             std::string::npos)
+      << R.Rewritten;
+  EXPECT_NE(R.Rewritten.find(Entry(sonde::SiteKind::Watch,
+                                   sonde::summaryFlags(sonde::Summary::Hash))),
+            std::string::npos)
+      << R.Rewritten;
+  EXPECT_NE(R.Rewritten.find("\\nuser\\nloss\\n\\nint\\n"), std::string::npos)
       << R.Rewritten;
 }
 

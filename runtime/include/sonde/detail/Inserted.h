@@ -26,6 +26,7 @@
 #include "StaticSite.h"
 #include "Values.h"
 
+#include <atomic>
 #include <cstdint>
 #include <exception>
 #include <type_traits>
@@ -55,6 +56,47 @@ namespace sonde {
 #define SONDE_OUT_OF_LINE
 #endif
 
+/// The descriptors of one function's inserted sites: one static object per
+/// function, constant-initialized from one string literal (the fields of
+/// every site, TableHeader and TableField in sonde/site.h), instead of one
+/// `static Site` per site. A `Site` is a constant evaluation of ten
+/// arguments and a symbol with six relocations; 42,500 of them were most of
+/// clang's -O0 time on the stress file and 3 s of g++'s (docs/reliability.md,
+/// "The cost of instrumented code"). libsonde decodes the text into `Site`s
+/// on the table's first use (rt::detail::tableSite); each of them still
+/// registers on its own first hit, so the trace is the same.
+class SiteTable {
+public:
+  constexpr explicit SiteTable(const char *Text) noexcept : Text(Text) {}
+  SiteTable(const SiteTable &) = delete;
+  SiteTable &operator=(const SiteTable &) = delete;
+
+  /// Site `I` of the table (I < the count the text starts with).
+  const Site &operator[](uint32_t I) const noexcept;
+
+  const char *const Text; ///< the encoded descriptors (a string literal)
+  /// The decoded sites, null until the first use; written once.
+  mutable std::atomic<const Site *> Sites{nullptr};
+};
+
+namespace rt {
+namespace detail {
+
+/// Decodes `T` on its first use (any thread; one decoding wins) and returns
+/// its site `I`. Out of line in libsonde (recorder/SiteTable.cpp); when
+/// memory runs out, a site that never records.
+const Site &tableSite(const SiteTable &T, uint32_t I) noexcept;
+
+} // namespace detail
+} // namespace rt
+
+inline const Site &SiteTable::operator[](uint32_t I) const noexcept {
+  const Site *S = Sites.load(std::memory_order_acquire);
+  if (SONDE_UNLIKELY(!S))
+    return rt::detail::tableSite(*this, I);
+  return S[I];
+}
+
 namespace rt {
 namespace detail {
 
@@ -62,6 +104,14 @@ namespace detail {
 template <class T>
 SONDE_OUT_OF_LINE void watchOut(const Site &S, const T &V) noexcept {
   watchScalarOr(S, V);
+}
+
+/// The watch of site `I` of table `Tb`, out of line: one instance per value
+/// type. The table's look-up is here, not at the site.
+template <class T>
+SONDE_OUT_OF_LINE void watchOutAt(const SiteTable &Tb, uint32_t I,
+                                  const T &V) noexcept {
+  watchScalarOr(Tb[I], V);
 }
 
 /// Opens the region of an inserted site; its thread, or null when the site
@@ -102,6 +152,15 @@ SONDE_OUT_OF_LINE inline void closeOut(ThreadState *T) noexcept {
 template <class T> inline void watchAny(const Site &S, const T &V) noexcept {
   if constexpr (watchable<T>())
     rt::detail::watchOut(S, V);
+}
+
+/// Watches `V` as site `I` of `Tb` if its type is recordable; else does
+/// nothing. What a plain inserted watch is: one call, the table and a
+/// constant.
+template <class T>
+inline void watchAt(const SiteTable &Tb, uint32_t I, const T &V) noexcept {
+  if constexpr (watchable<T>())
+    rt::detail::watchOutAt(Tb, I, V);
 }
 
 /// The region inserted code opens (a function's, a call site's): what
