@@ -315,7 +315,11 @@ def keys(sonde):
             subprocess.run([*tm, "new-session", "-d", "-s", session, "-x",
                             "80", "-y", "24",
                             f"{sonde} live {tmp}/none; echo $? > {rc_file}; "
-                            "stty -a > " + rc_file + ".stty; sleep 600"],
+                            # Renamed when whole: the redirection makes the
+                            # file before stty writes it, and a test that
+                            # read it then saw an empty file (a loaded CI).
+                            f"stty -a > {rc_file}.part; "
+                            f"mv {rc_file}.part {rc_file}.stty; sleep 600"],
                            check=True)
 
             def screen():
