@@ -14,6 +14,7 @@
 #include "Export.h"
 #include "Json.h"
 #include "summary/DurationSketch.h"
+#include "summary/SelfTime.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -85,11 +86,6 @@ private:
   };
   std::map<uint32_t, ThreadState> Threads;
 };
-
-/// Whether `T`'s reader has given events out of order yet (SelfTimes).
-inline bool outOfOrder(const Trace &T) {
-  return T.Stream && T.Stream->late() != 0;
-}
 
 /// The arg `Name` in force at `E`, or null.
 const Value *argOf(const Event &E, std::string_view Name);

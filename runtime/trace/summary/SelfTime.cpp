@@ -46,7 +46,7 @@ void SelfTimeCounter::add(const Event &E) {
   // Whether the reader gave anything out of order yet: until it does, each
   // region's parent is what it starts in, whatever its level says (a torn
   // or a hand-made file may skip a level).
-  bool OutOfOrder = Current->Stream && Current->Stream->late() != 0;
+  bool OutOfOrder = outOfOrder(*Current);
   // What ended leaves; so does what this region holds, when it comes after
   // it (deeper, and starting in it).
   while (!Stack.empty() && (Stack.back().End <= E.Ts ||

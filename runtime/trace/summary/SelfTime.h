@@ -21,6 +21,13 @@
 
 namespace sonde::trace {
 
+/// Whether `T`'s reader has given events out of order yet (past the
+/// look-ahead): the self-time counters' rule for late regions applies from
+/// then on (SelfTime.cpp).
+inline bool outOfOrder(const Trace &T) {
+  return T.Stream && T.Stream->late() != 0;
+}
+
 class SelfTimeCounter {
 public:
   /// The events that follow are `T`'s.

@@ -105,7 +105,7 @@ std::map<uint32_t, int64_t> reportSelfTimes(const std::string &Path,
   std::map<uint32_t, int64_t> Out;
   auto Done = [&](uint32_t Site, int64_t Ns) { Out[Site] += Ns; };
   for (const Event &E : events(T))
-    Self.add(E, E.Site, Done, report::outOfOrder(T));
+    Self.add(E, E.Site, Done, outOfOrder(T));
   Self.finish(Done);
   return Out;
 }
