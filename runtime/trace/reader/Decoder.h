@@ -62,7 +62,12 @@ const Args &noArgs();
 struct CtxEntry {
   uint32_t Site;
   bool Inherit;
-  Args Values;
+  /// Values names no arg twice and holds no ItemsArg: a record in whose
+  /// context this push is the only one with args shares Values as its arg
+  /// set, instead of a copy (most pushes are alone on their thread).
+  bool Shareable;
+  /// The push's args in file order; null when it has none.
+  std::shared_ptr<const Args> Values;
 };
 struct ThreadDecode {
   std::vector<CtxEntry> Ctx;

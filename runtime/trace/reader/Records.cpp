@@ -32,6 +32,37 @@ std::shared_ptr<const Args> Decoder::argsFor(ThreadDecode &TD,
   uint32_t OwnIndex = Own ? static_cast<uint32_t>(Own - TD.Ctx.data()) : ~0u;
   if (TD.Valid && TD.CachedOwn == OwnIndex)
     return TD.Cached;
+  // A region's item count (sonde::ItemsArg) is its own: nested records
+  // processed no items of their own, and rates would count them twice.
+  auto Gives = [Own](const CtxEntry &E) {
+    return E.Values && (&E == Own || E.Inherit);
+  };
+  // When one push alone gives args, and gives them as they are (no name
+  // twice, no item count to leave out, or its own), its set is the answer:
+  // shared, not copied.
+  const CtxEntry *Only = nullptr;
+  size_t Giving = 0;
+  for (const CtxEntry &E : TD.Ctx)
+    if (Gives(E)) {
+      ++Giving;
+      Only = &E;
+    }
+  if (Giving == 1 && (Only->Shareable || Only == Own)) {
+    bool Distinct = Only->Shareable;
+    if (!Distinct) { // its own, with an item count: distinct names?
+      Distinct = true;
+      const Args &V = *Only->Values;
+      for (size_t I = 0; I < V.size() && Distinct; ++I)
+        for (size_t J = 0; J < I && Distinct; ++J)
+          Distinct = V[I].first != V[J].first;
+    }
+    if (Distinct) {
+      TD.Cached = Only->Values;
+      TD.CachedOwn = OwnIndex;
+      TD.Valid = true;
+      return TD.Cached;
+    }
+  }
   Args Out;
   auto Put = [&Out](const std::pair<std::string, Value> &KV) {
     auto It = std::find_if(Out.begin(), Out.end(),
@@ -41,15 +72,13 @@ std::shared_ptr<const Args> Decoder::argsFor(ThreadDecode &TD,
     else
       Out.push_back(KV);
   };
-  // A region's item count (sonde::ItemsArg) is its own: nested records
-  // processed no items of their own, and rates would count them twice.
   for (const CtxEntry &E : TD.Ctx)
-    if (E.Inherit && &E != Own)
-      for (const auto &KV : E.Values)
+    if (Gives(E) && &E != Own)
+      for (const auto &KV : *E.Values)
         if (KV.first != ItemsArg)
           Put(KV);
-  if (Own)
-    for (const auto &KV : Own->Values)
+  if (Own && Own->Values)
+    for (const auto &KV : *Own->Values)
       Put(KV);
   TD.Cached =
       Out.empty() ? nullptr : std::make_shared<const Args>(std::move(Out));
@@ -347,8 +376,9 @@ void Decoder::walkBlock(BlockWalk &W, Sink *Out, size_t Budget) {
     }
     case Ev::CtxPush: {
       uint64_t N = C.varint();
-      CtxEntry Entry{Site, (T.Sites[Site].Flags & ContextArgs) != 0, {}};
       const auto &Names = T.Sites[Site].ArgNames;
+      Args Values;
+      bool Shareable = true;
       for (uint64_t I = 0; I < N && C.ok(); ++I) {
         const uint8_t *ValueAt = C.pos();
         if (Check && !skipValue(C, BlockAt))
@@ -358,12 +388,19 @@ void Decoder::walkBlock(BlockWalk &W, Sink *Out, size_t Budget) {
         if (Check) // checked: decode it for the context in force at the end
           C = Cursor(ValueAt, C.pos() + C.left());
         decodeValue(C, Arg);
-        Entry.Values.emplace_back(I < Names.size() ? Names[I]
-                                                   : "arg" + std::to_string(I),
-                                  std::move(Arg));
+        std::string Name =
+            I < Names.size() ? Names[I] : "arg" + std::to_string(I);
+        Shareable &= Name != ItemsArg;
+        for (const auto &KV : Values)
+          Shareable &= KV.first != Name;
+        Values.emplace_back(std::move(Name), std::move(Arg));
       }
       if (!C.ok())
         return Bad(At, "a context record cut short");
+      CtxEntry Entry{Site, (T.Sites[Site].Flags & ContextArgs) != 0, Shareable,
+                     Values.empty()
+                         ? nullptr
+                         : std::make_shared<const Args>(std::move(Values))};
       TD.Ctx.push_back(std::move(Entry));
       TD.Valid = false;
       LastTsc = std::max(LastTsc, Tsc);
