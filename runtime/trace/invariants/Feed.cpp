@@ -420,6 +420,7 @@ bool Feed::sameShape(const Layout &L) const {
 
 void Feed::noteShape(Layout &L) const {
   L.SigGen = 0;
+  L.PlanOk = false;
   L.Sig.clear();
   L.SigRoots.clear();
   for (const FlatNode &N : Flat) {
@@ -530,37 +531,43 @@ bool Feed::repeats(uint32_t Node, Tok &T) {
   return false;
 }
 
+void Feed::sendLeaf(uint32_t Node, Tok &T, bool TopLevel) {
+  bool Pure = ToSinks[T.Stream].Pure;
+  if (Pure && repeats(Node, T))
+    return; // sent last time and broke nothing: it would not now
+  uint64_t Before = Violations;
+  Point &P = Pt;
+  P.Stream = T.Stream;
+  P.O = T.O;
+  P.TopLevel = TopLevel;
+  P.HashField = T.HashField;
+  if (T.C == Cat::Scalar) {
+    scalarOf(Flat[Node], P.V);
+  } else {
+    arrayText(Flat, Node, TextBuf);
+    P.V.K = Scalar::Kind::Str;
+    P.V.S = TextBuf;
+  }
+  for (Sink *K : *CurSinks)
+    K->value(*this, P);
+  if (Pure)
+    T.Held = Violations == Before;
+}
+
 void Feed::sendAll(uint32_t Node, int Depth, Layout &L, size_t &At) {
+  auto TokAt = static_cast<uint32_t>(At);
   Tok &T = L.Toks[At++];
   switch (T.C) {
   case Cat::None:
     return;
   case Cat::Scalar:
-  case Cat::Text: {
+  case Cat::Text:
     if (!wanted(T.Stream))
       return; // no check wants it: not even converted
-    bool Pure = ToSinks[T.Stream].Pure;
-    if (Pure && repeats(Node, T))
-      return; // sent last time and broke nothing: it would not now
-    uint64_t Before = Violations;
-    Point &P = Pt;
-    P.Stream = T.Stream;
-    P.O = T.O;
-    P.TopLevel = Depth == 0;
-    P.HashField = T.HashField;
-    if (T.C == Cat::Scalar) {
-      scalarOf(Flat[Node], P.V);
-    } else {
-      arrayText(Flat, Node, TextBuf);
-      P.V.K = Scalar::Kind::Str;
-      P.V.S = TextBuf;
-    }
-    for (Sink *K : *CurSinks)
-      K->value(*this, P);
-    if (Pure)
-      T.Held = Violations == Before;
+    if (Planning)
+      Planning->Plan.push_back({Node, TokAt, Depth == 0});
+    sendLeaf(Node, T, Depth == 0);
     return;
-  }
   case Cat::Object:
   case Cat::List:
     for (uint32_t I = Node + 1; I < Flat[Node].End; I = Flat[I].End)
@@ -600,6 +607,14 @@ void Feed::stream(const Event &E, uint32_t Site,
   // Does the record have the layout of the last one? Its shape the same,
   // or else names compared, no path built; if not, the layout is made
   // again from this record.
+  if (L.PlanOk && sameShape(L)) {
+    for (const Layout::Leaf &F : L.Plan) {
+      Tok &T = L.Toks[F.Tok];
+      CurSinks = &ToSinks[T.Stream].Sinks;
+      sendLeaf(F.Node, T, F.TopLevel);
+    }
+    return;
+  }
   size_t At = 0;
   bool Same = true;
   if (sameShape(L)) {
@@ -625,9 +640,15 @@ void Feed::stream(const Event &E, uint32_t Site,
     }
     noteShape(L);
   }
+  // The shape is noted (unless a key was not a string table's): list the
+  // leaves sent, for the records of the same shape after this one.
+  L.Plan.clear();
+  Planning = L.SigGen == Gen ? &L : nullptr;
   At = 0;
   for (const Root &R : Roots)
     sendAll(R.Node, R.Depth, L, At);
+  L.PlanOk = Planning != nullptr;
+  Planning = nullptr;
 }
 
 } // namespace sonde::trace::inv

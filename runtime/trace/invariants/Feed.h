@@ -227,7 +227,18 @@ private:
     };
     std::vector<SigNode> Sig;
     std::vector<SigRoot> SigRoots;
-    uint64_t SigGen = 0;      ///< 0: none
+    uint64_t SigGen = 0; ///< 0: none
+    /// The leaves a record of shape Sig sends, in order: the node, its
+    /// token, and whether it is a root (the value itself). A stream's sinks
+    /// never change once asked (wanted()), so a record of the same shape
+    /// sends the same leaves: it runs down this list, not the tree.
+    struct Leaf {
+      uint32_t Node;
+      uint32_t Tok;
+      bool TopLevel;
+    };
+    std::vector<Leaf> Plan;
+    bool PlanOk = false;      ///< Plan is Sig's (valid while SigGen is)
     std::string Param;        ///< model state: the parameter
     uint32_t ParamStream = 0; ///< model state: `site [param]`
   };
@@ -261,6 +272,12 @@ private:
   void build(uint32_t Node, std::string_view Name, bool Item, int Depth,
              Origin O, uint32_t Site, Layout &L);
   void sendAll(uint32_t Node, int Depth, Layout &L, size_t &Cur);
+  /// Sends leaf `Node` of token `T` to its stream's sinks, which
+  /// wanted(T.Stream) set as CurSinks.
+  void sendLeaf(uint32_t Node, Tok &T, bool TopLevel);
+  /// While sendAll() runs for a record whose shape was just noted: the
+  /// layout whose Plan it lists the leaves it sends into.
+  Layout *Planning = nullptr;
   /// The items of an array of scalars as bytes that are equal exactly
   /// when the items are, into MemoBuf.
   void memoKey(uint32_t Node);
