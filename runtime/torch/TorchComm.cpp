@@ -182,8 +182,10 @@ std::unique_ptr<at::ObserverContext> onStart(const at::RecordFunction &Fn) {
     rt::ThreadState *T = rt::detail::thread();
     uint64_t Tsc = now();
     Payload P = payloadOf(Fn.inputs());
-    rt::detail::pushArgs(T, Id, Tsc, P.Bytes, P.Dtype, P.Numel, P.Tensors);
-    rt::detail::open(T, Id, Tsc, true);
+    bool Room = rt::detail::roomFor(T); // deeper: no region, no args
+    if (Room)
+      rt::detail::pushArgs(T, Id, Tsc, P.Bytes, P.Dtype, P.Numel, P.Tensors);
+    rt::detail::open(T, Id, Tsc, Room);
     Opened = true;
   }
   uint32_t D = Comm.Depth++;

@@ -26,6 +26,11 @@
 //               runtime had started when the loop's begin() returned
 //   deep        N regions nested in each other (`inner`, a watch in each),
 //               then one more `inner` with a watch inside
+//   deepargs    the same with args (`step` N) on each region, then a watch
+//               outside every region
+//   unended     misused begin()/end(): a begin() left without its end()
+//               inside `outer`, an `inner` Region closed by the end() of a
+//               begin() around it, then a watch outside every region
 //   _exit       (any other MODE) _exit(99) right after the records
 //
 // Prints what it produced on stdout, one `key value` per line.
@@ -70,6 +75,36 @@ void deep(long N) {
   sonde::watchScalar(WatchSite, N);
   if (N > 1)
     deep(N - 1);
+}
+
+sonde::Site ArgsSite(sonde::SiteKind::Region, "compute.forward", "stepped",
+                     "ExitPaths.cpp", 4, "deepArgs", 0, sonde::ContextArgs,
+                     "step");
+sonde::Site BeganSite(sonde::SiteKind::Region, "user.test", "began",
+                      "ExitPaths.cpp", 5, "unended");
+
+/// deep() with an arg on each region: the args of the regions too deep to
+/// record must not stay in force after them.
+void deepArgs(long N) {
+  sonde::Region R(ArgsSite, N);
+  sonde::watchScalar(WatchSite, N);
+  if (N > 1)
+    deepArgs(N - 1);
+}
+
+/// begin() and end() misused both ways, each said once on stderr.
+int unended() {
+  {
+    sonde::Region Outer(OuterSite);
+    sonde::begin(BeganSite); // never ended: closed with `outer`
+  }
+  {
+    sonde::RegionHandle H = sonde::begin(BeganSite);
+    sonde::Region Inner(InnerSite);
+    sonde::end(H); // closes `inner` too; its destructor records nothing more
+  }
+  sonde::watchScalar(WatchSite, -1L);
+  return 0;
 }
 
 [[noreturn]] void leave(const std::string &Mode) {
@@ -404,6 +439,13 @@ int main(int Argc, char **Argv) {
     sonde::watchScalar(WatchSite, -1L);
     return 0;
   }
+  if (Mode == "deepargs") {
+    deepArgs(N);
+    sonde::watchScalar(WatchSite, -1L);
+    return 0;
+  }
+  if (Mode == "unended")
+    return unended();
   if (Mode == "static") {
     static Recorder R;
     produce(N);

@@ -119,6 +119,15 @@ RunResult run(std::vector<std::string> Args, std::vector<std::string> Env = {},
   return R;
 }
 
+/// How many times `Needle` occurs in `Text`.
+size_t countOf(const std::string &Text, const std::string &Needle) {
+  size_t N = 0;
+  for (size_t At = Text.find(Needle); At != std::string::npos;
+       At = Text.find(Needle, At + Needle.size()))
+    ++N;
+  return N;
+}
+
 std::vector<std::string> lines(const std::string &Text) {
   std::vector<std::string> L;
   size_t Pos = 0;
@@ -231,6 +240,73 @@ TEST(Lifecycle, RegionsDeeperThanTheStackLeaveTheDepthAsTheyFoundIt) {
   EXPECT_EQ(PerLevel.rbegin()->first, 127u);
   EXPECT_EQ(PerLevel[0], 2); // the outermost of the 300, and the one after
   EXPECT_EQ(PerLevel[127], 1);
+}
+
+TEST(Lifecycle, ArgsOfRegionsTooDeepToRecordAreNotLeftInForce) {
+  // 300 nested regions with an arg each: the 128 recorded push and pop their
+  // args; the ones deeper push none (they are not recorded), so the watch
+  // after them all has no context. Said once on stderr.
+  RunResult R = run({"deepargs", "300"});
+  ASSERT_TRUE(R.exited(0)) << R.Status;
+  Trace T = readOne(R);
+  EXPECT_TRUE(T.Complete) << T.Problem;
+  int Regions = 0;
+  const Event *Last = nullptr;
+  for (const Event &E : T.Events) {
+    Regions += E.Kind == EventKind::Region;
+    if (E.Kind == EventKind::Watch)
+      Last = &E;
+  }
+  EXPECT_EQ(Regions, 128);
+  ASSERT_NE(Last, nullptr);
+  EXPECT_EQ(Last->V.I, -1);
+  EXPECT_TRUE(Last->A->empty()) << Last->A->size() << " args in force";
+  EXPECT_EQ(countOf(R.Stderr, "regions deeper than 128 are not recorded"), 1u)
+      << R.Stderr;
+  EXPECT_NE(R.Stderr.find("'stepped' (ExitPaths.cpp:4) opened 129 regions"),
+            std::string::npos)
+      << R.Stderr;
+}
+
+TEST(Lifecycle, RegionsThatDoNotNestAreClosedOnceAndSaid) {
+  // A begin() left open inside `outer` ends with it; an `inner` Region that
+  // the end() of a begin() around it closed records once. Both are said.
+  RunResult R = run({"unended", "0"});
+  ASSERT_TRUE(R.exited(0)) << R.Status;
+  Trace T = readOne(R);
+  EXPECT_TRUE(T.Complete) << T.Problem;
+  std::map<std::string, int> Count;
+  int64_t OuterEnd = -1, BeganEnd = -1;
+  for (const Event &E : T.Events) {
+    if (E.Kind != EventKind::Region)
+      continue;
+    const std::string &Name = T.site(E.Site).Name;
+    ++Count[Name];
+    if (Name == "outer")
+      OuterEnd = E.Ts + E.Dur;
+    if (Name == "began" && BeganEnd < 0)
+      BeganEnd = E.Ts + E.Dur;
+    EXPECT_FALSE(E.Unfinished) << Name;
+  }
+  EXPECT_EQ(Count["outer"], 1);
+  EXPECT_EQ(Count["began"], 2);
+  EXPECT_EQ(Count["inner"], 1);
+  EXPECT_EQ(BeganEnd, OuterEnd); // closed with `outer`
+  // The watch after both is outside every region: level 0.
+  const Event *Last = nullptr;
+  for (const Event &E : T.Events)
+    if (E.Kind == EventKind::Watch)
+      Last = &E;
+  ASSERT_NE(Last, nullptr);
+  EXPECT_EQ(Last->Level, 0u);
+  EXPECT_EQ(countOf(R.Stderr, "'began' (ExitPaths.cpp:5) was still open when "
+                              "region 'outer' (ExitPaths.cpp:2) around it"),
+            1u)
+      << R.Stderr;
+  EXPECT_EQ(countOf(R.Stderr, "'inner' (ExitPaths.cpp:3) was closed before its "
+                              "own end"),
+            1u)
+      << R.Stderr;
 }
 
 TEST(Lifecycle, QuickExit) {

@@ -17,6 +17,9 @@
 #define SONDE_UNLIKELY(X) __builtin_expect(!!(X), 0)
 #define SONDE_ALWAYS_INLINE inline __attribute__((always_inline))
 #define SONDE_NOINLINE __attribute__((noinline))
+/// A function called only when something is wrong: kept out of the hot
+/// path's code and its branch predicted not taken.
+#define SONDE_COLD __attribute__((cold, noinline))
 #define SONDE_ASSUME(X)                                                        \
   do {                                                                         \
     if (!(X))                                                                  \
@@ -27,6 +30,7 @@
 #define SONDE_UNLIKELY(X) (X)
 #define SONDE_ALWAYS_INLINE inline
 #define SONDE_NOINLINE
+#define SONDE_COLD
 #define SONDE_ASSUME(X) ((void)0)
 #endif
 

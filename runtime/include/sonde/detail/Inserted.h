@@ -134,8 +134,10 @@ SONDE_OUT_OF_LINE ThreadState *openOut(const Site &S,
     return nullptr;
   ThreadState *T = thread();
   uint64_t Tsc = now();
-  pushArgs(T, Id, Tsc, Vs...);
-  open(T, Id, Tsc, /*HasArgs=*/true);
+  bool Room = roomFor(T); // deeper, neither the region nor its args
+  if (Room)
+    pushArgs(T, Id, Tsc, Vs...);
+  open(T, Id, Tsc, Room);
   return T;
 }
 
@@ -197,11 +199,16 @@ public:
     Id = I;
     Depth = T->Depth;
     uint64_t Tsc = now();
+    // Instants carry their args at any depth; a region deeper than the
+    // shadow stack is not recorded, nor are its args.
+    bool IsInstant = S.Flags & InstantMode;
     if constexpr (sizeof...(Args) > 0) {
-      rt::detail::pushArgs(T, Id, Tsc, Vs...);
-      HasArgs = true;
+      if (IsInstant || rt::detail::roomFor(T)) {
+        rt::detail::pushArgs(T, Id, Tsc, Vs...);
+        HasArgs = true;
+      }
     }
-    if (S.Flags & InstantMode) {
+    if (IsInstant) {
       Instant = true;
       rt::detail::mark(T, rt::StartInstant, Id, Tsc);
       return;
@@ -252,9 +259,11 @@ public:
       return;
     T = rt::detail::thread();
     uint64_t Tsc = now();
+    bool HasArgs = sizeof...(Args) > 0 && rt::detail::roomFor(T);
     if constexpr (sizeof...(Args) > 0)
-      rt::detail::pushArgs(T, Id, Tsc, Vs...);
-    rt::detail::open(T, Id, Tsc, sizeof...(Args) > 0);
+      if (HasArgs)
+        rt::detail::pushArgs(T, Id, Tsc, Vs...);
+    rt::detail::open(T, Id, Tsc, HasArgs);
   }
   SONDE_ALWAYS_INLINE ~CondIteration() {
     if (T)

@@ -146,16 +146,19 @@ public:
       return;
     T = rt::detail::thread();
     Start = now();
-    rt::detail::pushArgs(T, Id, Start, Vs...);
-    Depth = rt::detail::open(T, Id, Start, /*HasArgs=*/true);
-    HasArgs = true;
+    // Deeper than the shadow stack the region is not recorded: nor are its
+    // args, which no exit could pop.
+    HasArgs = rt::detail::roomFor(T);
+    if (HasArgs)
+      rt::detail::pushArgs(T, Id, Start, Vs...);
+    Depth = rt::detail::open(T, Id, Start, HasArgs);
   }
   SONDE_ALWAYS_INLINE ~Region() {
     if (!T)
       return;
     uint64_t End = now();
-    rt::detail::closeOpened(T, Depth, Id, Start, End);
-    if (SONDE_UNLIKELY(HasArgs) && Depth < rt::MaxDepth)
+    if (rt::detail::closeOpened(T, Depth, Id, Start, End) &&
+        SONDE_UNLIKELY(HasArgs))
       rt::detail::popArgs(T, Id, End);
   }
   Region(const Region &) = delete;

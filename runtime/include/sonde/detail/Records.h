@@ -70,6 +70,19 @@ SONDE_ALWAYS_INLINE void putOpen(OpenRegion *E, uint32_t Id, bool HasArgs,
 #endif
 }
 
+/// A region of site `Id` opened deeper than MaxDepth: it is not recorded.
+/// Says so once (recorder/Misuse.cpp). Cold, out of line.
+SONDE_COLD void openedTooDeep(uint32_t Id) noexcept;
+
+/// closeOpened() found the thread's depth not one past its region's: a
+/// region opened inside is still open (a begin() without its end()), or
+/// its own region was closed already (by the end() of a begin() around
+/// it). Closes the ones inside, recorded as ending at `End`, and says so
+/// once; false when the region at depth `D` is closed already (nothing
+/// more to record). Cold, out of line (recorder/Misuse.cpp).
+SONDE_COLD bool closeLeftOpen(ThreadState *T, uint32_t D, uint32_t Id,
+                              uint64_t End) noexcept;
+
 /// Opens a region on the thread's shadow stack (what a crash reports as
 /// unfinished, and where the nesting level comes from). Returns the depth
 /// it opened at, for closeOpened.
@@ -78,7 +91,16 @@ SONDE_ALWAYS_INLINE uint32_t open(ThreadState *T, uint32_t Id, uint64_t Start,
   uint32_t D = T->Depth++;
   if (SONDE_LIKELY(D < MaxDepth))
     putOpen(T->Stack + D, Id, HasArgs, Start);
+  else
+    openedTooDeep(Id);
   return D;
+}
+
+/// Whether a region opened now would be on the shadow stack: only such a
+/// region pushes its args (a region deeper is not recorded, and its args
+/// would never be popped).
+SONDE_ALWAYS_INLINE bool roomFor(const ThreadState *T) noexcept {
+  return T->Depth < MaxDepth;
 }
 
 /// Closes the innermost region without recording it.
@@ -117,14 +139,18 @@ SONDE_ALWAYS_INLINE void close(ThreadState *T, uint64_t End,
 /// Closes the region opened at depth `D` (open's result) of site `Id` at
 /// `Start`, innermost by RAII, and records it: the record close() writes,
 /// from what its owner kept in registers instead of from the shadow stack
-/// (no load of the depth, the entry or its args flag). Args are the
-/// owner's to pop.
-SONDE_ALWAYS_INLINE void
+/// (no load of the entry or its args flag). Args are the owner's to pop,
+/// when this returns true; false when the region was closed already.
+SONDE_ALWAYS_INLINE bool
 closeOpened(ThreadState *T, uint32_t D, uint32_t Id, uint64_t Start,
             uint64_t End, uint64_t Iteration = ~uint64_t(0)) noexcept {
+  // One compare: a region left open inside, or this one closed by an end()
+  // around it, is the API misused, and must not go unsaid.
+  if (SONDE_UNLIKELY(T->Depth != D + 1) && !closeLeftOpen(T, D, Id, End))
+    return false;
   T->Depth = D;
   if (SONDE_UNLIKELY(D >= MaxDepth))
-    return; // not on the stack: close() records nothing either
+    return true; // not on the stack: close() records nothing either
   auto Level = static_cast<uint8_t>(levelOf(D));
   if (Iteration == ~uint64_t(0)) {
     if (char *P = reserve(T, 24)) {
@@ -140,6 +166,7 @@ closeOpened(ThreadState *T, uint32_t D, uint32_t Id, uint64_t Start,
     put64(P + 24, Iteration);
     commit(T, 32);
   }
+  return true;
 }
 
 /// Records an instant of site `Id` at `Tsc`; `Which` is an InstantAux.
