@@ -304,7 +304,9 @@ Plan PlanBuilder::finish() {
   // declaration of the main file.
   if (!Frames.empty()) {
     SourceLocation First;
-    for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+    // What this parse added: the main file is never in an AST file (a PCH),
+    // whose declarations decls() would load.
+    for (const Decl *D : Ctx.getTranslationUnitDecl()->noload_decls()) {
       SourceLocation L = D->getBeginLoc();
       if (D->hasAttrs())
         for (const Attr *A : D->getAttrs())

@@ -58,12 +58,14 @@ static bool isNumberContainer(QualType T) {
 
 /// Whether the translation unit declares at::Tensor (includes libtorch).
 static bool declaresTensor(ASTContext &Ctx) {
-  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls())
+  // By name lookup: walking the translation unit's declarations would load
+  // every one that a PCH holds.
+  for (const NamedDecl *D :
+       Ctx.getTranslationUnitDecl()->lookup(&Ctx.Idents.get("at")))
     if (const auto *NS = dyn_cast<NamespaceDecl>(D))
-      if (NS->getName() == "at")
-        for (const NamedDecl *Inner : NS->lookup(&Ctx.Idents.get("Tensor")))
-          if (isa<CXXRecordDecl>(Inner))
-            return true;
+      for (const NamedDecl *Inner : NS->lookup(&Ctx.Idents.get("Tensor")))
+        if (isa<CXXRecordDecl>(Inner))
+          return true;
   return false;
 }
 
