@@ -21,7 +21,7 @@
 #include <atomic>
 #include <cstdint>
 #include <exception>
-#include <iterator>
+#include <string_view> // std::begin, std::end: not <iterator> (see Values.h)
 #include <type_traits>
 #include <utility>
 
