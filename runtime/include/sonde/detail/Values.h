@@ -162,16 +162,13 @@ template <> struct ValueTraits<std::string_view> {
   }
 };
 
-/// std::string (any traits and allocator). A partial specialization, so
-/// that this header needs only <iosfwd>'s declaration of std::basic_string:
-/// <string> was most of sonde.h's own compile time (docs/reliability.md,
-/// "The cost of instrumented code"), and a program that has a string to
-/// watch has included it.
-template <class Tr, class A>
-struct ValueTraits<std::basic_string<char, Tr, A>> {
+/// std::string. `write` is a template so that this header needs only
+/// <iosfwd>'s declaration of std::string: <string> was most of sonde.h's
+/// own compile time (docs/reliability.md, "The cost of instrumented code"),
+/// and a program that has a string to watch has included it.
+template <> struct ValueTraits<std::string> {
   static constexpr size_t MaxBytes = 3 + rt::MaxStringBytes;
-  static void write(ValueWriter &W,
-                    const std::basic_string<char, Tr, A> &V) noexcept {
+  template <class S> static void write(ValueWriter &W, const S &V) noexcept {
     W.string(V.data(), V.size());
   }
 };
