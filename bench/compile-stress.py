@@ -18,8 +18,10 @@ Writes BUILD/bench/parts/compile-stress.json:
   {"compile.stress_sites": n,
    "compile.stress_<gcc|clang>_<O0|O2>_cpu_ratio": r,
    "compile.stress_<gcc|clang>_<O0|O2>_mem_ratio": r, ...}
-and the raw timings beside it (compile-stress-raw.json). A compiler that is
-missing is said in "not_measured", never silently left out.
+and the raw timings beside it (compile-stress-raw.json, with the load
+average before and after: the machine may be shared, and CPU time grows
+with the contention). A compiler that is missing is said in
+"not_measured", never silently left out.
 """
 import argparse
 import json
@@ -96,7 +98,7 @@ def main():
         sites = open(inst).read().count("::sonde::watchAt(")
         obj = os.path.join(tmp, "out.o")
         fig = {"compile.stress_sites": sites}
-        raw = {}
+        raw = {"loadavg_before": os.getloadavg()}
         missing = {}
         for name, cxx in (("gcc", "g++"), ("clang", "clang++-19")):
             if not shutil.which(cxx):
@@ -128,6 +130,9 @@ def main():
                           statistics.median(x[1] for x in runs["sonde"]) // 1024,
                           fig[key + "_cpu_ratio"], fig[key + "_mem_ratio"]),
                       file=sys.stderr)
+        raw["loadavg_after"] = os.getloadavg()
+        print("compile-stress: load average %.1f before, %.1f after" % (
+            raw["loadavg_before"][0], raw["loadavg_after"][0]), file=sys.stderr)
         if missing:
             fig["not_measured"] = missing
             for k, why in missing.items():

@@ -96,7 +96,7 @@ Site *decode(const SiteTable &T, char *&Copy) noexcept {
 } // namespace
 
 const Site &tableSite(const SiteTable &T, uint32_t I) noexcept {
-  const Site *S = T.Sites.load(std::memory_order_acquire);
+  const Site *S = T.sites();
   if (!S) {
     char *Copy = nullptr;
     Site *Mine = decode(T, Copy);
@@ -104,10 +104,12 @@ const Site &tableSite(const SiteTable &T, uint32_t I) noexcept {
       return deadSite();
     // Two threads may decode at once: the first to publish wins, and the
     // other's copy was never seen by anyone (nothing registered it).
+    // (SiteTable::Sites is a plain pointer written with atomic builtins:
+    // libsonde is built by g++ or clang.)
     const Site *Expected = nullptr;
-    if (T.Sites.compare_exchange_strong(Expected, Mine,
-                                        std::memory_order_acq_rel,
-                                        std::memory_order_acquire)) {
+    if (__atomic_compare_exchange_n(&T.Sites, &Expected, Mine,
+                                    /*weak=*/false, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE)) {
       S = Mine;
     } else {
       ::operator delete(Mine);

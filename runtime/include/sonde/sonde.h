@@ -59,7 +59,6 @@
 #include <cstdint>
 #include <cstring>
 #include <exception>
-#include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>

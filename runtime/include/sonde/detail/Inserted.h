@@ -75,8 +75,26 @@ public:
   const Site &operator[](uint32_t I) const noexcept;
 
   const char *const Text; ///< the encoded descriptors (a string literal)
-  /// The decoded sites, null until the first use; written once.
+  /// The decoded sites, null until the first use; written once (by
+  /// libsonde, recorder/SiteTable.cpp), read through sites(). A plain
+  /// pointer with atomic builtins, not a std::atomic: the table's constant
+  /// initialization is evaluated once per instrumented function, and
+  /// std::atomic's nested constexpr constructors made that measurably
+  /// slower (docs/reliability.md, "The cost of instrumented code").
+#if defined(__GNUC__)
+  mutable const Site *Sites = nullptr;
+#else
   mutable std::atomic<const Site *> Sites{nullptr};
+#endif
+
+  /// The decoded sites, or null (acquire: what the publisher wrote).
+  const Site *sites() const noexcept {
+#if defined(__GNUC__)
+    return __atomic_load_n(&Sites, __ATOMIC_ACQUIRE);
+#else
+    return Sites.load(std::memory_order_acquire);
+#endif
+  }
 };
 
 namespace rt {
@@ -91,7 +109,7 @@ const Site &tableSite(const SiteTable &T, uint32_t I) noexcept;
 } // namespace rt
 
 inline const Site &SiteTable::operator[](uint32_t I) const noexcept {
-  const Site *S = Sites.load(std::memory_order_acquire);
+  const Site *S = sites();
   if (SONDE_UNLIKELY(!S))
     return rt::detail::tableSite(*this, I);
   return S[I];
@@ -106,11 +124,18 @@ SONDE_OUT_OF_LINE void watchOut(const Site &S, const T &V) noexcept {
   watchScalarOr(S, V);
 }
 
+/// How watchOutAt takes a value of type `T`: a scalar by value (in a
+/// register, so that at -O2 the watched variable need not live in memory
+/// across the call), anything else by reference.
+template <class T>
+using WatchArg = std::conditional_t<std::is_scalar<T>::value,
+                                    std::remove_cv_t<T>, const T &>;
+
 /// The watch of site `I` of table `Tb`, out of line: one instance per value
 /// type. The table's look-up is here, not at the site.
 template <class T>
 SONDE_OUT_OF_LINE void watchOutAt(const SiteTable &Tb, uint32_t I,
-                                  const T &V) noexcept {
+                                  WatchArg<T> V) noexcept {
   watchScalarOr(Tb[I], V);
 }
 
@@ -162,7 +187,7 @@ template <class T> inline void watchAny(const Site &S, const T &V) noexcept {
 template <class T>
 inline void watchAt(const SiteTable &Tb, uint32_t I, const T &V) noexcept {
   if constexpr (watchable<T>())
-    rt::detail::watchOutAt(Tb, I, V);
+    rt::detail::watchOutAt<std::remove_cv_t<T>>(Tb, I, V);
 }
 
 /// The region inserted code opens (a function's, a call site's): what

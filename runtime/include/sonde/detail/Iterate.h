@@ -21,7 +21,10 @@
 #include <atomic>
 #include <cstdint>
 #include <exception>
-#include <iterator>
+// std::begin and std::end, which <string_view> declares as <iterator> does:
+// <iterator> pulls in <streambuf> and <string>, half of sonde.h's compile
+// time (docs/reliability.md, "The cost of instrumented code").
+#include <string_view>
 #include <type_traits>
 #include <utility>
 

@@ -22,7 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <string>
+#include <iosfwd> // std::basic_string, declared: <string> is not needed
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -162,9 +162,13 @@ template <> struct ValueTraits<std::string_view> {
   }
 };
 
+/// std::string. `write` is a template so that this header needs only
+/// <iosfwd>'s declaration of std::string: <string> was most of sonde.h's
+/// own compile time (docs/reliability.md, "The cost of instrumented code"),
+/// and a program that has a string to watch has included it.
 template <> struct ValueTraits<std::string> {
   static constexpr size_t MaxBytes = 3 + rt::MaxStringBytes;
-  static void write(ValueWriter &W, const std::string &V) noexcept {
+  template <class S> static void write(ValueWriter &W, const S &V) noexcept {
     W.string(V.data(), V.size());
   }
 };
