@@ -27,13 +27,16 @@ namespace sonde::rt::detail {
 
 namespace {
 
-/// `'name' (file:line)`, or `site N` when the id names no site.
+/// `'name' (file:line)`, or what is known when the id names no site (0:
+/// its owner did not keep it, and the shadow stack no longer has it).
 void describe(uint32_t Id, char *Buf, size_t Size) noexcept {
   const Site *S = Id && Id <= siteCount() ? siteById(Id) : nullptr;
   if (S)
     std::snprintf(Buf, Size, "'%s' (%s:%u)", S->Name, S->File, S->Line);
+  else if (Id)
+    std::snprintf(Buf, Size, "of site %u", Id);
   else
-    std::snprintf(Buf, Size, "site %u", Id);
+    std::snprintf(Buf, Size, "of an instrumented function or loop");
 }
 
 std::atomic<bool> SaidLeftOpen{false}, SaidClosedTwice{false},
@@ -56,6 +59,10 @@ void openedTooDeep(uint32_t Id) noexcept {
 bool closeLeftOpen(ThreadState *T, uint32_t D, uint32_t Id,
                    uint64_t End) noexcept {
   char Outer[512], Inner[512];
+  // An owner that keeps no site: the stack entry at D is its region's
+  // while that is open.
+  if (!Id && T->Depth > D && D < MaxDepth)
+    Id = T->Stack[D].Site;
   describe(Id, Outer, sizeof(Outer));
   if (T->Depth <= D) {
     if (!SaidClosedTwice.exchange(true, std::memory_order_relaxed))

@@ -67,8 +67,10 @@ def check(a, case, work):
     open(yaml, "w").write(spec)
     # `// STD: c++20` in a case: the standard both front doors compile with.
     m = re.search(r"^// STD: *(\S+)$", text, re.M)
+    # -iquote: the snapshot's "..." includes; -I: a case may call sonde by
+    # hand too (exec/misnested.cpp), with the runtime's headers on its path.
     std = ["-std=" + (m.group(1) if m else "c++17"),
-           "-iquote", origin]  # the snapshot's "..." includes
+           "-iquote", origin, "-I", a.include]
     link = ["-L" + a.lib, "-lsonde", "-Wl,-rpath," + a.lib]
 
     # Front door 1: rewrite, then compile the copy.

@@ -139,37 +139,40 @@ SONDE_OUT_OF_LINE void watchOutAt(const SiteTable &Tb, uint32_t I,
   watchScalarOr(Tb[I], V);
 }
 
-/// Opens the region of an inserted site; its thread, or null when the site
-/// does not record.
-SONDE_OUT_OF_LINE inline ThreadState *openOut(const Site &S) noexcept {
+/// What openOut() opened: the thread (null when the site does not record)
+/// and the depth, returned together in two registers.
+struct Opened {
+  ThreadState *T;
+  uint32_t Depth;
+};
+
+/// Opens the region of an inserted site.
+SONDE_OUT_OF_LINE inline Opened openOut(const Site &S) noexcept {
   uint32_t Id = activeId(S);
   if (!Id)
-    return nullptr;
+    return {nullptr, 0};
   ThreadState *T = thread();
-  open(T, Id, now());
-  return T;
+  return {T, open(T, Id, now())};
 }
 
 /// openOut() with args recorded at entry, as Region(S, Vs...) does.
 template <class... Args>
-SONDE_OUT_OF_LINE ThreadState *openOut(const Site &S,
-                                       const Args &...Vs) noexcept {
+SONDE_OUT_OF_LINE Opened openOut(const Site &S, const Args &...Vs) noexcept {
   uint32_t Id = activeId(S);
   if (!Id)
-    return nullptr;
+    return {nullptr, 0};
   ThreadState *T = thread();
   uint64_t Tsc = now();
   bool Room = roomFor(T); // deeper, neither the region nor its args
   if (Room)
     pushArgs(T, Id, Tsc, Vs...);
-  open(T, Id, Tsc, Room);
-  return T;
+  return {T, open(T, Id, Tsc, Room)};
 }
 
-/// Closes the region openOut() opened, when it opened one (`T` not null).
-SONDE_OUT_OF_LINE inline void closeOut(ThreadState *T) noexcept {
-  if (T)
-    close(T, now());
+/// Closes the region openOut() opened, when it opened one.
+SONDE_OUT_OF_LINE inline void closeOut(Opened O) noexcept {
+  if (O.T)
+    closeAt(O.T, O.Depth, 0, now());
 }
 
 } // namespace detail
@@ -194,16 +197,18 @@ inline void watchAt(const SiteTable &Tb, uint32_t I, const T &V) noexcept {
 /// sonde::Region records, with its writers out of line (see above).
 class InsertedRegion {
 public:
-  explicit InsertedRegion(const Site &S) noexcept : T(rt::detail::openOut(S)) {}
+  explicit InsertedRegion(const Site &S) noexcept : O(rt::detail::openOut(S)) {}
   template <class... Args>
   InsertedRegion(const Site &S, const Args &...Vs) noexcept
-      : T(rt::detail::openOut(S, Vs...)) {}
-  ~InsertedRegion() { rt::detail::closeOut(T); }
+      : O(rt::detail::openOut(S, Vs...)) {}
+  ~InsertedRegion() { rt::detail::closeOut(O); }
   InsertedRegion(const InsertedRegion &) = delete;
   InsertedRegion &operator=(const InsertedRegion &) = delete;
 
 private:
-  rt::ThreadState *T;
+  /// The thread and the depth it opened at: what is left open inside is
+  /// closed with it (closeAt).
+  rt::detail::Opened O;
 };
 
 /// A region that records only when `On`, with optional args (recorded at
@@ -259,7 +264,7 @@ private:
       if (HasArgs)
         rt::detail::popArgs(T, Id, Tsc);
     } else {
-      rt::detail::close(T, Tsc);
+      rt::detail::closeAt(T, Depth, Id, Tsc);
     }
     T = nullptr;
   }
@@ -288,11 +293,11 @@ public:
     if constexpr (sizeof...(Args) > 0)
       if (HasArgs)
         rt::detail::pushArgs(T, Id, Tsc, Vs...);
-    rt::detail::open(T, Id, Tsc, HasArgs);
+    Depth = rt::detail::open(T, Id, Tsc, HasArgs);
   }
   SONDE_ALWAYS_INLINE ~CondIteration() {
     if (T)
-      rt::detail::close(T, now(), Index);
+      rt::detail::closeAt(T, Depth, 0, now(), Index);
   }
   CondIteration(const CondIteration &) = delete;
   CondIteration &operator=(const CondIteration &) = delete;
@@ -300,6 +305,7 @@ public:
 private:
   rt::ThreadState *T = nullptr;
   uint64_t Index;
+  uint32_t Depth = 0;
 };
 
 /// An instant whose args (captures, `args:`) ride along with it.

@@ -110,10 +110,11 @@ SONDE_ALWAYS_INLINE void discard(ThreadState *T) noexcept {
     popArgs(T, T->Stack[D].Site, now());
 }
 
-/// Closes the innermost region and records it.
-SONDE_ALWAYS_INLINE void close(ThreadState *T, uint64_t End,
-                               uint64_t Iteration = ~uint64_t(0)) noexcept {
-  uint32_t D = --T->Depth;
+/// Closes the region at depth `D`, the innermost, and records it from its
+/// shadow stack entry.
+SONDE_ALWAYS_INLINE void closeEntry(ThreadState *T, uint32_t D, uint64_t End,
+                                    uint64_t Iteration) noexcept {
+  T->Depth = D;
   if (SONDE_UNLIKELY(D >= MaxDepth))
     return;
   const OpenRegion &R = T->Stack[D];
@@ -134,6 +135,25 @@ SONDE_ALWAYS_INLINE void close(ThreadState *T, uint64_t End,
   }
   if (SONDE_UNLIKELY(R.HasArgs))
     popArgs(T, R.Site, End);
+}
+
+/// Closes the innermost region and records it.
+SONDE_ALWAYS_INLINE void close(ThreadState *T, uint64_t End,
+                               uint64_t Iteration = ~uint64_t(0)) noexcept {
+  closeEntry(T, T->Depth - 1, End, Iteration);
+}
+
+/// Closes the region its owner opened at depth `D` (of site `Id`, or 0 when
+/// the owner does not keep it), recorded as close() records it: after
+/// closeLeftOpen() closed what was left open inside, and not at all when
+/// the region was closed already. For owners that close through the shadow
+/// stack (inserted code), one compare more than close().
+SONDE_ALWAYS_INLINE void closeAt(ThreadState *T, uint32_t D, uint32_t Id,
+                                 uint64_t End,
+                                 uint64_t Iteration = ~uint64_t(0)) noexcept {
+  if (SONDE_UNLIKELY(T->Depth != D + 1) && !closeLeftOpen(T, D, Id, End))
+    return;
+  closeEntry(T, D, End, Iteration);
 }
 
 /// Closes the region opened at depth `D` (open's result) of site `Id` at
