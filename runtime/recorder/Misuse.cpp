@@ -58,31 +58,36 @@ void openedTooDeep(uint32_t Id) noexcept {
 
 bool closeLeftOpen(ThreadState *T, uint32_t D, uint32_t Id,
                    uint64_t End) noexcept {
-  char Outer[512], Inner[512];
   // An owner that keeps no site: the stack entry at D is its region's
   // while that is open.
   if (!Id && T->Depth > D && D < MaxDepth)
     Id = T->Stack[D].Site;
-  describe(Id, Outer, sizeof(Outer));
+  // Formatted only the once it is said: a program that misuses the API in
+  // a loop pays the compare and the closes, not the text.
+  char Outer[512], Inner[512];
   if (T->Depth <= D) {
-    if (!SaidClosedTwice.exchange(true, std::memory_order_relaxed))
+    if (!SaidClosedTwice.exchange(true, std::memory_order_relaxed)) {
+      describe(Id, Outer, sizeof(Outer));
       std::fprintf(stderr,
                    "sonde: region %s was closed before its own end, by the "
                    "end() of a begin() opened around it; it is recorded as "
                    "ending there\n",
                    Outer);
+    }
     return false;
   }
-  uint32_t Left = T->Depth - D - 1;
-  uint32_t InnerAt = D + 1;
-  describe(InnerAt < MaxDepth ? T->Stack[InnerAt].Site : 0, Inner,
-           sizeof(Inner));
-  if (!SaidLeftOpen.exchange(true, std::memory_order_relaxed))
+  if (!SaidLeftOpen.exchange(true, std::memory_order_relaxed)) {
+    uint32_t InnerAt = D + 1;
+    describe(Id, Outer, sizeof(Outer));
+    describe(InnerAt < MaxDepth ? T->Stack[InnerAt].Site : 0, Inner,
+             sizeof(Inner));
     std::fprintf(stderr,
                  "sonde: region %s%s was still open when region %s around it "
                  "ended (a begin() without its end()?); it is recorded as "
                  "ending there\n",
-                 Inner, Left > 1 ? " (and the ones inside it)" : "", Outer);
+                 Inner, T->Depth - D > 2 ? " (and the ones inside it)" : "",
+                 Outer);
+  }
   while (T->Depth > D + 1)
     close(T, End);
   return true;
