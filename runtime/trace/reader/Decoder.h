@@ -62,10 +62,12 @@ const Args &noArgs();
 struct CtxEntry {
   uint32_t Site;
   bool Inherit;
-  /// Values names no arg twice and holds no ItemsArg: a record in whose
-  /// context this push is the only one with args shares Values as its arg
-  /// set, instead of a copy (most pushes are alone on their thread).
-  bool Shareable;
+  /// Values names no arg twice / holds an ItemsArg, noted at the push: a
+  /// record in whose context this push is the only one with args shares
+  /// Values as its arg set when it gives them as they are (distinct, and
+  /// without the item count unless its own), instead of a copy.
+  bool Distinct;
+  bool HasItems;
   /// The push's args in file order; null when it has none.
   std::shared_ptr<const Args> Values;
 };

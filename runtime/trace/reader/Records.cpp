@@ -47,21 +47,11 @@ std::shared_ptr<const Args> Decoder::argsFor(ThreadDecode &TD,
       ++Giving;
       Only = &E;
     }
-  if (Giving == 1 && (Only->Shareable || Only == Own)) {
-    bool Distinct = Only->Shareable;
-    if (!Distinct) { // its own, with an item count: distinct names?
-      Distinct = true;
-      const Args &V = *Only->Values;
-      for (size_t I = 0; I < V.size() && Distinct; ++I)
-        for (size_t J = 0; J < I && Distinct; ++J)
-          Distinct = V[I].first != V[J].first;
-    }
-    if (Distinct) {
-      TD.Cached = Only->Values;
-      TD.CachedOwn = OwnIndex;
-      TD.Valid = true;
-      return TD.Cached;
-    }
+  if (Giving == 1 && Only->Distinct && (Only == Own || !Only->HasItems)) {
+    TD.Cached = Only->Values;
+    TD.CachedOwn = OwnIndex;
+    TD.Valid = true;
+    return TD.Cached;
   }
   Args Out;
   auto Put = [&Out](const std::pair<std::string, Value> &KV) {
@@ -378,7 +368,7 @@ void Decoder::walkBlock(BlockWalk &W, Sink *Out, size_t Budget) {
       uint64_t N = C.varint();
       const auto &Names = T.Sites[Site].ArgNames;
       Args Values;
-      bool Shareable = true;
+      bool Distinct = true, HasItems = false;
       for (uint64_t I = 0; I < N && C.ok(); ++I) {
         const uint8_t *ValueAt = C.pos();
         if (Check && !skipValue(C, BlockAt))
@@ -390,16 +380,16 @@ void Decoder::walkBlock(BlockWalk &W, Sink *Out, size_t Budget) {
         decodeValue(C, Arg);
         std::string Name =
             I < Names.size() ? Names[I] : "arg" + std::to_string(I);
-        Shareable &= Name != ItemsArg;
+        HasItems |= Name == ItemsArg;
         for (const auto &KV : Values)
-          Shareable &= KV.first != Name;
+          Distinct &= KV.first != Name;
         Values.emplace_back(std::move(Name), std::move(Arg));
       }
       if (!C.ok())
         return Bad(At, "a context record cut short");
-      CtxEntry Entry{Site, (T.Sites[Site].Flags & ContextArgs) != 0, Shareable,
-                     Values.empty()
-                         ? nullptr
+      CtxEntry Entry{
+          Site, (T.Sites[Site].Flags & ContextArgs) != 0, Distinct, HasItems,
+          Values.empty() ? nullptr
                          : std::make_shared<const Args>(std::move(Values))};
       TD.Ctx.push_back(std::move(Entry));
       TD.Valid = false;
