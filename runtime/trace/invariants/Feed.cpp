@@ -215,6 +215,8 @@ void Feed::close(std::vector<OpenScope> &Stack) {
   for (const OpenScope::Child &C : S.Children)
     S.Pos[C.Site] = -1;
   PosPool.push_back(std::move(S.Pos));
+  S.Children.clear();
+  ChildPool.push_back(std::move(S.Children));
 }
 
 void Feed::endTrace() {
@@ -296,6 +298,10 @@ void Feed::observe(const Trace &T, const Event &E) {
     if (!PosPool.empty()) {
       S.Pos = std::move(PosPool.back());
       PosPool.pop_back();
+    }
+    if (!ChildPool.empty()) {
+      S.Children = std::move(ChildPool.back());
+      ChildPool.pop_back();
     }
     Stack.push_back(std::move(S));
   }

@@ -308,7 +308,10 @@ private:
   std::vector<StreamSinks> ToSinks;
   const std::vector<Sink *> *CurSinks = nullptr;
   std::unordered_map<uint32_t, std::vector<OpenScope>> Stacks; ///< by thread
-  std::vector<std::vector<int32_t>> PosPool; ///< closed scopes' tables
+  /// Closed scopes' tables and child lists, for the scopes opened next:
+  /// a region per step would otherwise grow a list of its own each step.
+  std::vector<std::vector<int32_t>> PosPool;
+  std::vector<std::vector<OpenScope::Child>> ChildPool;
   uint64_t NextIter = 1;
   size_t TraceCount = 0;
   uint64_t Gen = 0; ///< counts beginTrace(): whose string table keys are
