@@ -40,11 +40,20 @@ struct Value {
   using Members = std::vector<std::pair<std::string, Value>>;
 
   Kind K = Kind::Null;
+
+private:
+  /// An Object or Array kept encoded in place (encodedIn): the size of its
+  /// bytes, which `At` points to; 0 for every other value. Here, where the
+  /// padding after K was, so a value stays 32 bytes.
+  uint32_t InPlaceSize = 0;
+
+public:
   union {
     bool B;
     int64_t I = 0;
     uint64_t U;
     double F;
+    const uint8_t *At; ///< an in-place value's bytes (encodedIn)
   };
 
   bool isNumber() const {
@@ -103,8 +112,27 @@ struct Value {
   static Value encoded(Kind K, std::string Bytes,
                        std::shared_ptr<const KeyTable> Keys);
 
-private:
+  /// What a value holds beyond its 8 bytes (a string, members, items, an
+  /// encoding), shared by copies; defined by the reader.
   struct Composite;
+  /// What the values a stream keeps encoded in place share (one per file):
+  /// the strings their keys name, and `Owner`, which keeps the bytes they
+  /// point into alive (a whole file read into memory). Copying such a value
+  /// copies a pointer to it, and no value allocates.
+  static std::shared_ptr<const Composite>
+  inPlaceSource(std::shared_ptr<const KeyTable> Keys,
+                std::shared_ptr<const void> Owner);
+  /// An Object or Array (`K`) kept encoded where it is: `Size` bytes at
+  /// `Data`, which `Source`'s owner holds, checked by the reader (as
+  /// encoded(), without the copy). Decoded when members(), items() or
+  /// get() are called, each time under the source's lock: for readers of
+  /// the bytes (sonde check), not of the members.
+  static Value encodedIn(Kind K, const uint8_t *Data, uint32_t Size,
+                         std::shared_ptr<const Composite> Source);
+
+private:
+  /// The decoded form of an in-place value, made once per value.
+  const Composite &decodedInPlace() const;
   std::shared_ptr<const Composite> C;
 };
 
@@ -294,7 +322,10 @@ public:
   /// (Value::encoded): one allocation per structured value instead of one
   /// per member, for readers that walk the bytes (sonde check). The
   /// values read the same through Value's accessors. Set before next().
-  void setEncodedValues(bool On);
+  /// `Owner`, for a stream opened on bytes in memory (openBytes), keeps
+  /// those bytes alive: the values then point into them
+  /// (Value::encodedIn), no copy and no allocation each.
+  void setEncodedValues(bool On, std::shared_ptr<const void> Owner = nullptr);
 
   struct Impl;
 

@@ -29,8 +29,12 @@ namespace {
 constexpr uint64_t WholeLimit = uint64_t(64) << 20;
 
 /// The file's bytes, and the stream that reads them (destroyed first).
+/// The values of its events point into the bytes and keep them alive on
+/// their own (not the stream: a value that held the stream would hold
+/// itself through the stream's decoder).
 struct Whole {
-  std::vector<uint8_t> Bytes;
+  std::shared_ptr<std::vector<uint8_t>> Bytes =
+      std::make_shared<std::vector<uint8_t>>();
   TraceStream Stream;
 };
 
@@ -64,8 +68,8 @@ bool readWhole(const std::string &Path, std::vector<uint8_t> &Bytes) {
 
 bool openTraceWhole(const std::string &Path, Trace &Out, std::string &Error) {
   auto W = std::make_shared<Whole>();
-  if (!readWhole(Path, W->Bytes) ||
-      !W->Stream.openBytes(W->Bytes.data(), W->Bytes.size(), Path, Error)) {
+  if (!readWhole(Path, *W->Bytes) ||
+      !W->Stream.openBytes(W->Bytes->data(), W->Bytes->size(), Path, Error)) {
     // As every other command opens it, with the same errors.
     if (!openTrace(Path, Out, Error))
       return false;
@@ -76,7 +80,7 @@ bool openTraceWhole(const std::string &Path, Trace &Out, std::string &Error) {
   copyOutline(W->Stream.trace(), Out);
   // The stream keeps the bytes alive as long as anyone holds it.
   Out.Stream = std::shared_ptr<TraceStream>(W, &W->Stream);
-  Out.Stream->setEncodedValues(true);
+  Out.Stream->setEncodedValues(true, W->Bytes);
   return true;
 }
 

@@ -35,7 +35,10 @@ uint64_t ParallelCheckMinBytes = uint64_t(4) << 20;
 bool Decoder::popContext(ThreadDecode &TD, uint32_t Site) {
   for (auto It = TD.Ctx.rbegin(); It != TD.Ctx.rend(); ++It)
     if (It->Site == Site) {
-      TD.Ctx.erase(std::next(It).base());
+      // The pushes above it keep arg sets made with it below them.
+      auto Erased = TD.Ctx.erase(std::next(It).base());
+      for (; Erased != TD.Ctx.end(); ++Erased)
+        Erased->forgetSets();
       TD.Valid = false;
       return true;
     }
@@ -93,7 +96,10 @@ bool Decoder::absorb(Decoder &P) {
     ThreadDecode &TD = Threads[Thread];
     for (uint32_t Site : Part.Missed)
       popContext(TD, Site);
-    std::move(Part.Ctx.begin(), Part.Ctx.end(), std::back_inserter(TD.Ctx));
+    for (CtxEntry &E : Part.Ctx) {
+      E.forgetSets(); // made over the later part's pushes alone
+      TD.Ctx.push_back(std::move(E));
+    }
     TD.Valid = false;
   }
   return true;

@@ -60,16 +60,29 @@ const Args &noArgs();
 
 /// Per-thread decoding state: the stack of context pushes (args in force).
 struct CtxEntry {
-  uint32_t Site;
-  bool Inherit;
+  uint32_t Site = 0;
+  bool Inherit = false;
   /// Values names no arg twice / holds an ItemsArg, noted at the push: a
   /// record in whose context this push is the only one with args shares
   /// Values as its arg set when it gives them as they are (distinct, and
   /// without the item count unless its own), instead of a copy.
-  bool Distinct;
-  bool HasItems;
+  bool Distinct = true;
+  bool HasItems = false;
   /// The push's args in file order; null when it has none.
   std::shared_ptr<const Args> Values;
+  /// The arg sets of the records under this push while it is the
+  /// innermost push that gives args, made by the first record that asks
+  /// and shared by the rest, as valid as long as the pushes below it stay:
+  /// Inside for records of other sites (a step's records get the args of
+  /// the step and of the epoch around it, not the step's item count), Own
+  /// for this push's own site. `InsideMade` / `OwnMade`: made (a set may
+  /// be null: no args).
+  std::shared_ptr<const Args> Inside, OwnSet;
+  bool InsideMade = false, OwnMade = false;
+  void forgetSets() {
+    Inside = OwnSet = nullptr;
+    InsideMade = OwnMade = false;
+  }
 };
 struct ThreadDecode {
   std::vector<CtxEntry> Ctx;
@@ -193,6 +206,12 @@ public:
   /// ValueDecode.h), with the file's strings as a table made once.
   bool EncodedValues = false;
   std::shared_ptr<EncodedKeys> EncKeys;
+  /// Set when the bytes the decoder reads stay alive and in place
+  /// (TraceStream::setEncodedValues with an owner): values kept encoded
+  /// then point into them through InPlace, made with EncKeys, instead of
+  /// each holding a copy.
+  std::shared_ptr<const void> InPlaceOwner;
+  std::shared_ptr<const Value::Composite> InPlace;
   std::shared_ptr<EncodedKeys> encodedKeys() const;
 
   /// Ticks to ns since the Unix epoch, saturated (no bounds).

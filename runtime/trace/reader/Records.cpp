@@ -18,11 +18,63 @@
 
 namespace sonde::trace::detail {
 
+namespace {
+
+/// The args a record gets from the pushes `Ctx` (one record's context),
+/// `Own` the innermost push of its own site (or null): every push that
+/// gives args, in order, a later name replacing an earlier one where it
+/// was; the item count (sonde::ItemsArg) only from its own push, since
+/// nested records processed no items of their own and rates would count
+/// them twice.
+std::shared_ptr<const Args> mergedArgs(const std::vector<CtxEntry> &Ctx,
+                                       const CtxEntry *Own) {
+  auto Gives = [Own](const CtxEntry &E) {
+    return E.Values && (&E == Own || E.Inherit);
+  };
+  // When one push alone gives args, and gives them as they are (no name
+  // twice, no item count to leave out, or its own), its set is the answer:
+  // shared, not copied.
+  const CtxEntry *Only = nullptr;
+  size_t Giving = 0;
+  for (const CtxEntry &E : Ctx)
+    if (Gives(E)) {
+      ++Giving;
+      Only = &E;
+    }
+  if (Giving == 1 && Only->Distinct && (Only == Own || !Only->HasItems))
+    return Only->Values;
+  Args Out;
+  size_t Most = 0; // no growth while it is made
+  for (const CtxEntry &E : Ctx)
+    if (Gives(E))
+      Most += E.Values->size();
+  Out.reserve(Most);
+  auto Put = [&Out](const std::pair<std::string, Value> &KV) {
+    auto It = std::find_if(Out.begin(), Out.end(),
+                           [&](const auto &O) { return O.first == KV.first; });
+    if (It != Out.end())
+      It->second = KV.second;
+    else
+      Out.push_back(KV);
+  };
+  for (const CtxEntry &E : Ctx)
+    if (Gives(E) && &E != Own)
+      for (const auto &KV : *E.Values)
+        if (KV.first != ItemsArg)
+          Put(KV);
+  if (Own && Own->Values)
+    for (const auto &KV : *Own->Values)
+      Put(KV);
+  return Out.empty() ? nullptr : std::make_shared<const Args>(std::move(Out));
+}
+
+} // namespace
+
 std::shared_ptr<const Args> Decoder::argsFor(ThreadDecode &TD,
                                              uint32_t OwnSite) {
   // The innermost push of the record's own site is its own args, whether
   // or not they are context for others.
-  const CtxEntry *Own = nullptr;
+  CtxEntry *Own = nullptr;
   if (OwnSite)
     for (auto It = TD.Ctx.rbegin(); It != TD.Ctx.rend(); ++It)
       if (It->Site == OwnSite) {
@@ -32,46 +84,36 @@ std::shared_ptr<const Args> Decoder::argsFor(ThreadDecode &TD,
   uint32_t OwnIndex = Own ? static_cast<uint32_t>(Own - TD.Ctx.data()) : ~0u;
   if (TD.Valid && TD.CachedOwn == OwnIndex)
     return TD.Cached;
-  // A region's item count (sonde::ItemsArg) is its own: nested records
-  // processed no items of their own, and rates would count them twice.
-  auto Gives = [Own](const CtxEntry &E) {
-    return E.Values && (&E == Own || E.Inherit);
-  };
-  // When one push alone gives args, and gives them as they are (no name
-  // twice, no item count to leave out, or its own), its set is the answer:
-  // shared, not copied.
-  const CtxEntry *Only = nullptr;
-  size_t Giving = 0;
-  for (const CtxEntry &E : TD.Ctx)
-    if (Gives(E)) {
-      ++Giving;
-      Only = &E;
+  // The set depends on the pushes up to the innermost one that gives args
+  // (those above give none), and on Own: when Own is that innermost one,
+  // or gives nothing, the set is the same for every record until it is
+  // popped, so it is kept with it.
+  bool OwnGives = Own && Own->Values;
+  CtxEntry *Innermost = nullptr;
+  for (auto It = TD.Ctx.rbegin(); It != TD.Ctx.rend(); ++It)
+    if (It->Values && (It->Inherit || &*It == Own)) {
+      Innermost = &*It;
+      break;
     }
-  if (Giving == 1 && Only->Distinct && (Only == Own || !Only->HasItems)) {
-    TD.Cached = Only->Values;
-    TD.CachedOwn = OwnIndex;
-    TD.Valid = true;
-    return TD.Cached;
+  std::shared_ptr<const Args> Set;
+  if (!Innermost) {
+    Set = nullptr;
+  } else if (!OwnGives) {
+    if (!Innermost->InsideMade) {
+      Innermost->Inside = mergedArgs(TD.Ctx, Own);
+      Innermost->InsideMade = true;
+    }
+    Set = Innermost->Inside;
+  } else if (Innermost == Own) {
+    if (!Own->OwnMade) {
+      Own->OwnSet = mergedArgs(TD.Ctx, Own);
+      Own->OwnMade = true;
+    }
+    Set = Own->OwnSet;
+  } else {
+    Set = mergedArgs(TD.Ctx, Own);
   }
-  Args Out;
-  auto Put = [&Out](const std::pair<std::string, Value> &KV) {
-    auto It = std::find_if(Out.begin(), Out.end(),
-                           [&](const auto &O) { return O.first == KV.first; });
-    if (It != Out.end())
-      It->second = KV.second;
-    else
-      Out.push_back(KV);
-  };
-  for (const CtxEntry &E : TD.Ctx)
-    if (Gives(E) && &E != Own)
-      for (const auto &KV : *E.Values)
-        if (KV.first != ItemsArg)
-          Put(KV);
-  if (Own && Own->Values)
-    for (const auto &KV : *Own->Values)
-      Put(KV);
-  TD.Cached =
-      Out.empty() ? nullptr : std::make_shared<const Args>(std::move(Out));
+  TD.Cached = std::move(Set);
   TD.CachedOwn = OwnIndex;
   TD.Valid = true;
   return TD.Cached;
@@ -387,11 +429,13 @@ void Decoder::walkBlock(BlockWalk &W, Sink *Out, size_t Budget) {
       }
       if (!C.ok())
         return Bad(At, "a context record cut short");
-      CtxEntry Entry{
-          Site, (T.Sites[Site].Flags & ContextArgs) != 0, Distinct, HasItems,
-          Values.empty() ? nullptr
-                         : std::make_shared<const Args>(std::move(Values))};
-      TD.Ctx.push_back(std::move(Entry));
+      CtxEntry &Entry = TD.Ctx.emplace_back();
+      Entry.Site = Site;
+      Entry.Inherit = (T.Sites[Site].Flags & ContextArgs) != 0;
+      Entry.Distinct = Distinct;
+      Entry.HasItems = HasItems;
+      if (!Values.empty())
+        Entry.Values = std::make_shared<const Args>(std::move(Values));
       TD.Valid = false;
       LastTsc = std::max(LastTsc, Tsc);
       continue;

@@ -497,6 +497,12 @@ void TraceStream::setLookAhead(size_t Events) { I->LookAhead = Events; }
 
 void TraceStream::setWalkThread(WalkThread W) { I->Walker = W; }
 
-void TraceStream::setEncodedValues(bool On) { I->D.EncodedValues = On; }
+void TraceStream::setEncodedValues(bool On, std::shared_ptr<const void> Owner) {
+  I->D.EncodedValues = On;
+  // In place only over bytes in memory (openBytes): a file read block by
+  // block reuses its buffer.
+  I->D.InPlaceOwner = On && I->Mem ? std::move(Owner) : nullptr;
+  I->D.InPlace = nullptr;
+}
 
 } // namespace sonde::trace

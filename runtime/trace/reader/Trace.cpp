@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <mutex>
+#include <unordered_map>
 
 namespace sonde::trace {
 
@@ -25,6 +26,14 @@ struct Value::Composite {
   std::string Bytes;
   std::shared_ptr<const KeyTable> Keys;
   mutable std::once_flag Decoded;
+  /// An in-place source (Value::inPlaceSource): what keeps its values'
+  /// bytes alive, and their decoded forms, made when first asked for.
+  std::shared_ptr<const void> Owner;
+  struct InPlaceCache {
+    std::mutex Lock;
+    std::unordered_map<const uint8_t *, std::unique_ptr<Composite>> Of;
+  };
+  std::unique_ptr<InPlaceCache> Cache;
 
   /// Makes M or Items from the bytes, once (a value may be read from
   /// several threads, as any const object).
@@ -44,10 +53,24 @@ const std::string &Value::str() const {
   return C ? C->S : Empty;
 }
 
+const Value::Composite &Value::decodedInPlace() const {
+  Composite::InPlaceCache &Cache = *C->Cache;
+  std::lock_guard<std::mutex> G(Cache.Lock);
+  std::unique_ptr<Composite> &D = Cache.Of[At];
+  if (!D) {
+    D = std::make_unique<Composite>();
+    detail::decodeEncoded(Encoding{At, InPlaceSize, C->Keys.get()}, D->M,
+                          D->Items);
+  }
+  return *D; // never moves: the map holds a pointer to it
+}
+
 const Value::Members &Value::members() const {
   static const Members Empty;
   if (!C)
     return Empty;
+  if (InPlaceSize)
+    return decodedInPlace().M;
   C->decode();
   return C->M;
 }
@@ -56,6 +79,8 @@ const std::vector<Value> &Value::items() const {
   static const std::vector<Value> Empty;
   if (!C)
     return Empty;
+  if (InPlaceSize)
+    return decodedInPlace().Items;
   C->decode();
   return C->Items;
 }
@@ -68,6 +93,8 @@ const Value *Value::get(std::string_view Key) const {
 }
 
 Value::Encoding Value::encoding() const {
+  if (InPlaceSize && C)
+    return {At, InPlaceSize, C->Keys.get()};
   if (!C || !C->Keys)
     return {};
   return {reinterpret_cast<const uint8_t *>(C->Bytes.data()), C->Bytes.size(),
@@ -82,6 +109,26 @@ Value Value::encoded(Kind K, std::string Bytes,
   P->Bytes = std::move(Bytes);
   P->Keys = std::move(Keys);
   V.C = std::move(P);
+  return V;
+}
+
+std::shared_ptr<const Value::Composite>
+Value::inPlaceSource(std::shared_ptr<const KeyTable> Keys,
+                     std::shared_ptr<const void> Owner) {
+  auto P = std::make_shared<Composite>();
+  P->Keys = std::move(Keys);
+  P->Owner = std::move(Owner);
+  P->Cache = std::make_unique<Composite::InPlaceCache>();
+  return P;
+}
+
+Value Value::encodedIn(Kind K, const uint8_t *Data, uint32_t Size,
+                       std::shared_ptr<const Composite> Source) {
+  Value V;
+  V.K = K;
+  V.InPlaceSize = Size;
+  V.At = Data;
+  V.C = std::move(Source);
   return V;
 }
 

@@ -401,13 +401,21 @@ bool Decoder::decodeValue(Cursor &C, Value &V, unsigned Depth) {
        static_cast<Val>(*At) == Val::Array)) {
     if (!EncKeys)
       EncKeys = encodedKeys();
+    if (InPlaceOwner && !InPlace && EncKeys->Table)
+      InPlace = Value::inPlaceSource(EncKeys->Table, InPlaceOwner);
     Cursor Probe = C;
     if (EncKeys->Table && wholeValue(Probe, *EncKeys)) {
       auto N = static_cast<size_t>(Probe.pos() - At);
-      V = Value::encoded(
-          static_cast<Val>(*At) == Val::Object ? Value::Kind::Object
-                                               : Value::Kind::Array,
-          std::string(reinterpret_cast<const char *>(At), N), EncKeys->Table);
+      Value::Kind K = static_cast<Val>(*At) == Val::Object ? Value::Kind::Object
+                                                           : Value::Kind::Array;
+      // In place when the bytes stay (a value is at least a tag and a
+      // count, so its size is never 0, which means "not in place").
+      if (InPlace && N <= UINT32_MAX)
+        V = Value::encodedIn(K, At, static_cast<uint32_t>(N), InPlace);
+      else
+        V = Value::encoded(K,
+                           std::string(reinterpret_cast<const char *>(At), N),
+                           EncKeys->Table);
       C = Probe;
       return true;
     }

@@ -81,18 +81,28 @@ std::string flatText(const Value &V) {
   return Out;
 }
 
+/// How a stream keeps structured values: decoded, encoded (a copy of
+/// their bytes each), or encoded in place (pointing into the file's bytes,
+/// which the values keep alive).
+enum class Keep { Decoded, Encoded, InPlace };
+
 /// Every event of the trace, streamed, as text: its value, args and flat
 /// nodes.
-std::vector<std::string> events(const std::string &Bytes, bool Encoded,
+std::vector<std::string> events(const std::string &Bytes, Keep How,
                                 size_t &Structured) {
+  // Bytes of their own, dropped here once the stream is open: in place,
+  // the values alone keep them alive.
+  auto Own = std::make_shared<std::vector<uint8_t>>(Bytes.begin(), Bytes.end());
   TraceStream S;
   std::string Error;
   std::vector<std::string> Out;
-  if (!S.openBytes(reinterpret_cast<const uint8_t *>(Bytes.data()),
-                   Bytes.size(), "t.sonde", Error))
+  if (!S.openBytes(Own->data(), Own->size(), "t.sonde", Error))
     return {"not a trace: " + Error};
   S.setWalkThread(TraceStream::WalkThread::Never);
-  S.setEncodedValues(Encoded);
+  S.setEncodedValues(How != Keep::Decoded,
+                     How == Keep::InPlace ? Own : nullptr);
+  if (How == Keep::InPlace)
+    Own.reset(); // the stream does not hold them: its values do
   while (const Event *E = S.next()) {
     std::string Line = std::to_string(E->Site) + " " + text(E->V) + " |" +
                        flatText(E->V) + "|";
@@ -109,8 +119,9 @@ std::vector<std::string> events(const std::string &Bytes, bool Encoded,
 TEST(EncodedValues, ReadTheSameOnEveryCorpusInput) {
   size_t Inputs = 0, Structured = 0, Unused = 0;
   for (const auto &[Name, Bytes] : fuzzTraceCorpus()) {
-    EXPECT_EQ(events(Bytes, false, Unused), events(Bytes, true, Structured))
-        << Name;
+    std::vector<std::string> Decoded = events(Bytes, Keep::Decoded, Unused);
+    EXPECT_EQ(Decoded, events(Bytes, Keep::Encoded, Structured)) << Name;
+    EXPECT_EQ(Decoded, events(Bytes, Keep::InPlace, Structured)) << Name;
     ++Inputs;
   }
   EXPECT_GE(Inputs, 3u);
@@ -195,16 +206,21 @@ TEST(EncodedValues, ValuesAtTheReadersLimitsReadTheSame) {
   for (size_t I = 0; I < Cases.size(); ++I) {
     std::string Bytes = traceOf(Cases[I]);
     size_t Structured = 0;
-    EXPECT_EQ(events(Bytes, false, Structured), events(Bytes, true, Structured))
+    std::vector<std::string> Decoded = events(Bytes, Keep::Decoded, Structured);
+    EXPECT_EQ(Decoded, events(Bytes, Keep::Encoded, Structured))
+        << "case " << I;
+    EXPECT_EQ(Decoded, events(Bytes, Keep::InPlace, Structured))
         << "case " << I;
   }
   // Depth 64 is read whole; 65 is not (the reader's limit).
   size_t Unused = 0;
-  std::vector<std::string> At64 = events(traceOf(Cases[1]), true, Unused);
+  std::vector<std::string> At64 =
+      events(traceOf(Cases[1]), Keep::Encoded, Unused);
   ASSERT_EQ(At64.size(), 2u);
   EXPECT_NE(At64[0].find(std::string(64, '[') + "i7"), std::string::npos);
   EXPECT_EQ(At64[1].rfind("1 u5 ", 0), 0u) << At64[1];
-  std::vector<std::string> At65 = events(traceOf(Cases[2]), true, Unused);
+  std::vector<std::string> At65 =
+      events(traceOf(Cases[2]), Keep::Encoded, Unused);
   EXPECT_EQ(At65[0].find("i7"), std::string::npos) << At65[0];
 }
 
@@ -220,4 +236,36 @@ TEST(EncodedValues, DecodedOnceAndSharedByCopies) {
   // A value built in memory has no encoding; its flat nodes are still made.
   EXPECT_EQ(V.encoding().Data, nullptr);
   EXPECT_EQ(flatText(V), "0>5 - 6 ;1>4 x 7 ;2>3 - 5 a;3>4 - 0 0;4>5 y 5 b;");
+}
+
+TEST(EncodedValues, InPlaceValuesOutliveTheirStreamAndItsBytes) {
+  // sonde check's values point into the file read whole: a value kept after
+  // its stream is gone (a check's first violation) keeps the bytes alive,
+  // and copies share them without an allocation each.
+  std::string Obj = tag(Val::Object) + vi(1) + vi(1) + tag(Val::Array) + vi(2) +
+                    tag(Val::UInt) + vi(3) + tag(Val::String) + str("s");
+  std::string Bytes = traceOf({Obj, Obj});
+  std::vector<Value> Kept;
+  {
+    auto Own =
+        std::make_shared<std::vector<uint8_t>>(Bytes.begin(), Bytes.end());
+    TraceStream S;
+    std::string Error;
+    ASSERT_TRUE(S.openBytes(Own->data(), Own->size(), "t.sonde", Error));
+    S.setEncodedValues(true, Own);
+    Own.reset();
+    while (const Event *E = S.next())
+      Kept.push_back(E->V);
+  }
+  ASSERT_EQ(Kept.size(), 2u);
+  for (const Value &V : Kept) {
+    ASSERT_NE(V.encoding().Data, nullptr);
+    EXPECT_EQ(V.encoding().Size, Obj.size());
+    EXPECT_EQ(text(V), "{k:[u3,\"s\",],}");
+    EXPECT_EQ(flatText(V), "0>4 - 6 ;1>4 k 7 ;2>3 - 3 3;3>4 - 5 s;");
+  }
+  // Decoded once per value, whichever copy asks.
+  Value Copy = Kept[0]; // NOLINT(performance-unnecessary-copy-initialization)
+  EXPECT_EQ(&Copy.members(), &Kept[0].members());
+  EXPECT_EQ(Copy.get("k")->items().size(), 2u);
 }
