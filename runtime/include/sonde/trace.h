@@ -293,9 +293,13 @@ public:
   /// trace or cannot be read. With `Events` false, records are not
   /// checked (fast on any size: `sonde info`).
   bool open(const std::string &Path, std::string &Error, bool Events = true);
-  /// open() on bytes in memory, which must outlive the stream.
+  /// open() on bytes in memory, which must outlive the stream, or which
+  /// `Owner` keeps alive: with an owner, the stream may keep what it learns
+  /// of the bytes while checking them (where each structured value ends)
+  /// and setEncodedValues() points values into them.
   bool openBytes(const uint8_t *Data, size_t Size, const std::string &Path,
-                 std::string &Error, bool Events = true);
+                 std::string &Error, bool Events = true,
+                 std::shared_ptr<const void> Owner = nullptr);
 
   /// The trace without its events; complete once open() returned.
   Trace &trace();
@@ -322,10 +326,10 @@ public:
   /// (Value::encoded): one allocation per structured value instead of one
   /// per member, for readers that walk the bytes (sonde check). The
   /// values read the same through Value's accessors. Set before next().
-  /// `Owner`, for a stream opened on bytes in memory (openBytes), keeps
-  /// those bytes alive: the values then point into them
-  /// (Value::encodedIn), no copy and no allocation each.
-  void setEncodedValues(bool On, std::shared_ptr<const void> Owner = nullptr);
+  /// A stream opened on bytes with their owner (openBytes) points the
+  /// values into them (Value::encodedIn): no copy and no allocation each,
+  /// and the values keep the bytes alive.
+  void setEncodedValues(bool On);
 
   struct Impl;
 

@@ -9,8 +9,8 @@
 // bytes is read in one read and the stream reads it in memory
 // (TraceStream::openBytes); a larger one (or one that cannot be read so)
 // is opened as usual, so memory stays bounded by the limit, not by the
-// records. Values are kept encoded (TraceStream::setEncodedValues): the
-// Feed walks their bytes.
+// records. Values are kept encoded (TraceStream::setEncodedValues), in
+// place in those bytes, which the values keep alive: the Feed walks them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -69,7 +69,8 @@ bool readWhole(const std::string &Path, std::vector<uint8_t> &Bytes) {
 bool openTraceWhole(const std::string &Path, Trace &Out, std::string &Error) {
   auto W = std::make_shared<Whole>();
   if (!readWhole(Path, *W->Bytes) ||
-      !W->Stream.openBytes(W->Bytes->data(), W->Bytes->size(), Path, Error)) {
+      !W->Stream.openBytes(W->Bytes->data(), W->Bytes->size(), Path, Error,
+                           true, W->Bytes)) {
     // As every other command opens it, with the same errors.
     if (!openTrace(Path, Out, Error))
       return false;
@@ -80,7 +81,7 @@ bool openTraceWhole(const std::string &Path, Trace &Out, std::string &Error) {
   copyOutline(W->Stream.trace(), Out);
   // The stream keeps the bytes alive as long as anyone holds it.
   Out.Stream = std::shared_ptr<TraceStream>(W, &W->Stream);
-  Out.Stream->setEncodedValues(true, W->Bytes);
+  Out.Stream->setEncodedValues(true);
   return true;
 }
 

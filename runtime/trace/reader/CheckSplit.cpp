@@ -60,6 +60,7 @@ std::unique_ptr<Decoder> Decoder::laterPart() const {
   Part->Corrupt.clear();
   Part->MoreCorrupt = 0;
   Part->StopAt.clear();
+  Part->Extents.clear();
   Part->Threads.clear();
   Part->Records = 0;
   Part->MinTick = ~uint64_t(0);
@@ -74,6 +75,8 @@ bool Decoder::absorb(Decoder &P) {
   if (P.TooManyMissed || P.TimesOneByOne != TimesOneByOne)
     return false;
   Records += P.Records;
+  // The later part's values come after this part's: the order holds.
+  Extents.insert(Extents.end(), P.Extents.begin(), P.Extents.end());
   MaxTsc = std::max(MaxTsc, P.MaxTsc);
   MinTick = std::min(MinTick, P.MinTick);
   MaxTick = std::max(MaxTick, P.MaxTick);

@@ -212,6 +212,18 @@ public:
   /// each holding a copy.
   std::shared_ptr<const void> InPlaceOwner;
   std::shared_ptr<const Value::Composite> InPlace;
+  /// With InPlaceOwner: each structured value the check walked without a
+  /// fault (where it starts, its size), in file order, so that the events
+  /// walk takes its size from here instead of walking it a second time.
+  /// Memory: 16 bytes a structured value of a file held whole anyway.
+  struct Extent {
+    const uint8_t *At;
+    size_t Size;
+  };
+  std::vector<Extent> Extents;
+  /// In the events walk: the first extent not yet passed in the block.
+  size_t NextExtent = 0;
+  bool WalkingEvents = false;
   std::shared_ptr<EncodedKeys> encodedKeys() const;
 
   /// Ticks to ns since the Unix epoch, saturated (no bounds).

@@ -212,6 +212,13 @@ void Decoder::beginEvents(Cursor &C, const EventsBlock &EB, RecordSink *Out,
   W.Begin = C.pos();
   W.EB = EB;
   W.Done = false;
+  WalkingEvents = Out != nullptr;
+  if (WalkingEvents && !Extents.empty())
+    NextExtent = static_cast<size_t>(
+        std::lower_bound(
+            Extents.begin(), Extents.end(), W.Begin,
+            [](const Extent &E, const uint8_t *P) { return E.At < P; }) -
+        Extents.begin());
   const uint64_t BlockAt = EB.Offset - format::BlockHeaderSize;
   // The events walk stops where the check stopped trusting the block.
   W.Stop = C.pos() + C.left();

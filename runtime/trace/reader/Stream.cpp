@@ -292,6 +292,7 @@ void TraceStream::Impl::check() {
   D.Threads.clear();
   D.AnyEvent = false;
   D.TimesOneByOne = true;
+  D.Extents.clear(); // walked again
   Walk();
 }
 
@@ -350,11 +351,12 @@ bool TraceStream::open(const std::string &Path, std::string &Error,
 
 bool TraceStream::openBytes(const uint8_t *Data, size_t Size,
                             const std::string &Path, std::string &Error,
-                            bool Events) {
+                            bool Events, std::shared_ptr<const void> Owner) {
   I = std::make_unique<Impl>();
   I->Events = Events;
   I->Mem = Data;
   I->Size = Size;
+  I->D.InPlaceOwner = std::move(Owner);
   return I->read(Path, Error);
 }
 
@@ -497,12 +499,6 @@ void TraceStream::setLookAhead(size_t Events) { I->LookAhead = Events; }
 
 void TraceStream::setWalkThread(WalkThread W) { I->Walker = W; }
 
-void TraceStream::setEncodedValues(bool On, std::shared_ptr<const void> Owner) {
-  I->D.EncodedValues = On;
-  // In place only over bytes in memory (openBytes): a file read block by
-  // block reuses its buffer.
-  I->D.InPlaceOwner = On && I->Mem ? std::move(Owner) : nullptr;
-  I->D.InPlace = nullptr;
-}
+void TraceStream::setEncodedValues(bool On) { I->D.EncodedValues = On; }
 
 } // namespace sonde::trace

@@ -403,6 +403,22 @@ bool Decoder::decodeValue(Cursor &C, Value &V, unsigned Depth) {
       EncKeys = encodedKeys();
     if (InPlaceOwner && !InPlace && EncKeys->Table)
       InPlace = Value::inPlaceSource(EncKeys->Table, InPlaceOwner);
+    if (InPlace && WalkingEvents) {
+      // The check walked this value without a fault: its size is known,
+      // and it is whole (every key it names was defined before its block).
+      while (NextExtent < Extents.size() && Extents[NextExtent].At < At)
+        ++NextExtent;
+      if (NextExtent < Extents.size() && Extents[NextExtent].At == At &&
+          Extents[NextExtent].Size <= C.left()) {
+        size_t N = Extents[NextExtent++].Size;
+        V = Value::encodedIn(static_cast<Val>(*At) == Val::Object
+                                 ? Value::Kind::Object
+                                 : Value::Kind::Array,
+                             At, static_cast<uint32_t>(N), InPlace);
+        C.bytes(N);
+        return true;
+      }
+    }
     Cursor Probe = C;
     if (EncKeys->Table && wholeValue(Probe, *EncKeys)) {
       auto N = static_cast<size_t>(Probe.pos() - At);
@@ -482,9 +498,24 @@ bool Decoder::skipValue(Cursor &C, uint64_t BlockAt, unsigned Depth) {
     EncKeys = encodedKeys();
   if (EncKeys->Table) {
     const std::vector<uint64_t> &At = EncKeys->DefinedAt;
-    return walk<false>(C, Depth, [&At, BlockAt](uint64_t Id) {
+    auto KeyOk = [&At, BlockAt](uint64_t Id) {
       return Id < At.size() && At[Id] < BlockAt;
-    });
+    };
+    const uint8_t *Start = C.pos();
+    if (InPlaceOwner && Depth == 0 && C.left() &&
+        (static_cast<Val>(*Start) == Val::Object ||
+         static_cast<Val>(*Start) == Val::Array)) {
+      // Walked without a fault: its extent, for the events walk.
+      if (const uint8_t *End = fastWalk(Start, Start + C.left(), 0, KeyOk)) {
+        auto N = static_cast<size_t>(End - Start);
+        if (N <= UINT32_MAX)
+          Extents.push_back({Start, N});
+        C.bytes(N);
+        return true;
+      }
+      return walkValue<false>(C, 0, KeyOk);
+    }
+    return walk<false>(C, Depth, KeyOk);
   }
   return walkValue<false>(C, Depth, [this, BlockAt](uint64_t Id) {
     auto It = Strings.find(static_cast<uint32_t>(Id));

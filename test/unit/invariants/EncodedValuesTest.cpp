@@ -96,13 +96,13 @@ std::vector<std::string> events(const std::string &Bytes, Keep How,
   TraceStream S;
   std::string Error;
   std::vector<std::string> Out;
-  if (!S.openBytes(Own->data(), Own->size(), "t.sonde", Error))
+  if (!S.openBytes(Own->data(), Own->size(), "t.sonde", Error, true,
+                   How == Keep::InPlace ? Own : nullptr))
     return {"not a trace: " + Error};
   S.setWalkThread(TraceStream::WalkThread::Never);
-  S.setEncodedValues(How != Keep::Decoded,
-                     How == Keep::InPlace ? Own : nullptr);
+  S.setEncodedValues(How != Keep::Decoded);
   if (How == Keep::InPlace)
-    Own.reset(); // the stream does not hold them: its values do
+    Own.reset(); // kept alive by the stream and its values
   while (const Event *E = S.next()) {
     std::string Line = std::to_string(E->Site) + " " + text(E->V) + " |" +
                        flatText(E->V) + "|";
@@ -251,8 +251,9 @@ TEST(EncodedValues, InPlaceValuesOutliveTheirStreamAndItsBytes) {
         std::make_shared<std::vector<uint8_t>>(Bytes.begin(), Bytes.end());
     TraceStream S;
     std::string Error;
-    ASSERT_TRUE(S.openBytes(Own->data(), Own->size(), "t.sonde", Error));
-    S.setEncodedValues(true, Own);
+    ASSERT_TRUE(
+        S.openBytes(Own->data(), Own->size(), "t.sonde", Error, true, Own));
+    S.setEncodedValues(true);
     Own.reset();
     while (const Event *E = S.next())
       Kept.push_back(E->V);

@@ -30,13 +30,33 @@ using namespace tracebytes;
 
 namespace {
 
-/// Everything a command could print of a trace read as a stream.
-std::string readAll(const std::string &Bytes) {
+/// A value as text, structures included.
+std::string valueText(const Value &V) {
+  if (V.isNumber())
+    return std::to_string(V.number());
+  std::string Out;
+  if (V.K == Value::Kind::Object)
+    for (const auto &[K, M] : V.members())
+      Out += K + ":" + valueText(M) + ",";
+  else if (V.K == Value::Kind::Array)
+    for (const Value &I : V.items())
+      Out += valueText(I) + ",";
+  else
+    Out = V.str();
+  return "(" + Out + ")";
+}
+
+/// Everything a command could print of a trace read as a stream; `InPlace`:
+/// as sonde check reads it, the values kept encoded in the file's bytes
+/// (where the check walk notes each value's extent for the events walk).
+std::string readAll(const std::string &Bytes, bool InPlace = false) {
   TraceStream S;
   std::string Error;
-  if (!S.openBytes(reinterpret_cast<const uint8_t *>(Bytes.data()),
-                   Bytes.size(), "t.sonde", Error))
+  auto Own = std::make_shared<std::vector<uint8_t>>(Bytes.begin(), Bytes.end());
+  if (!S.openBytes(Own->data(), Own->size(), "t.sonde", Error, true,
+                   InPlace ? Own : nullptr))
     return "error: " + Error;
+  S.setEncodedValues(InPlace);
   const Trace &T = S.trace();
   std::string Out = "problem: " + T.Problem +
                     "\ncount: " + std::to_string(T.EventCount) +
@@ -46,11 +66,10 @@ std::string readAll(const std::string &Bytes) {
     Out += std::to_string(E->Thread) + "/" + std::to_string(E->Site) + "@" +
            std::to_string(E->Ts) + "+" + std::to_string(E->Dur) + " L" +
            std::to_string(E->Level) + (E->Unfinished ? " U" : "");
-    if (E->V.isNumber())
-      Out += " =" + std::to_string(E->V.number());
+    if (E->V.K != Value::Kind::Null)
+      Out += " =" + valueText(E->V);
     for (const auto &[Name, V] : *E->A)
-      Out += " " + Name + "=" +
-             (V.isNumber() ? std::to_string(V.number()) : V.str());
+      Out += " " + Name + "=" + valueText(V);
     Out += "\n";
   }
   return Out + "late: " + std::to_string(S.late()) + "\n";
@@ -58,12 +77,13 @@ std::string readAll(const std::string &Bytes) {
 
 /// readAll() with the check split wherever a file has two blocks, and in
 /// one walk.
-std::pair<std::string, std::string> splitAndWhole(const std::string &Bytes) {
+std::pair<std::string, std::string> splitAndWhole(const std::string &Bytes,
+                                                  bool InPlace = false) {
   uint64_t Saved = sonde::trace::detail::ParallelCheckMinBytes;
   sonde::trace::detail::ParallelCheckMinBytes = 0;
-  std::string Split = readAll(Bytes);
+  std::string Split = readAll(Bytes, InPlace);
   sonde::trace::detail::ParallelCheckMinBytes = UINT64_MAX;
-  std::string Whole = readAll(Bytes);
+  std::string Whole = readAll(Bytes, InPlace);
   sonde::trace::detail::ParallelCheckMinBytes = Saved;
   return {Split, Whole};
 }
@@ -87,6 +107,10 @@ TEST(CheckSplit, EveryCorpusTraceReadsAsOneWalkReadsIt) {
   for (const auto &[Name, Bytes] : fuzzTraceCorpus()) {
     auto [Split, Whole] = splitAndWhole(Bytes);
     EXPECT_EQ(Split, Whole) << Name;
+    // In place, split or not: the extents of both parts make one list.
+    auto [InPlaceSplit, InPlaceWhole] = splitAndWhole(Bytes, true);
+    EXPECT_EQ(InPlaceSplit, Whole) << Name;
+    EXPECT_EQ(InPlaceWhole, Whole) << Name;
     ++N;
   }
   EXPECT_GE(N, 10u);
