@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 namespace sonde::trace::inv {
 
@@ -348,7 +349,7 @@ void Feed::flattenRecord(const Event &E, const SiteInfo &Info) {
   case SiteKind::State:
     if (Top.K == Value::Kind::Object)
       for (uint32_t I = ValueAt + 1; I < Top.End; I = Flat[I].End)
-        if (*Flat[I].Key != "param")
+        if (std::string_view(*Flat[I].Key) != "param") // length first
           addRoot(I, std::string_view(*Flat[I].Key), 1, Origin::State);
     return;
   case SiteKind::Api: {
@@ -514,6 +515,33 @@ void Feed::memoKey(uint32_t Node) {
   }
 }
 
+bool Feed::sameItems(uint32_t Node, const std::string &Memo) const {
+  const FlatNode &N = Flat[Node];
+  const char *M = Memo.data();
+  size_t At = 0, Size = Memo.size();
+  for (uint32_t I = Node + 1; I < N.End; I = Flat[I].End) {
+    const FlatNode &Item = Flat[I];
+    if (At >= Size || M[At] != static_cast<char>(Item.K))
+      return false;
+    ++At;
+    if (Item.K == Value::Kind::String) {
+      uint64_t Len = Item.S.size();
+      if (Size - At < sizeof(Len) || std::memcmp(M + At, &Len, sizeof(Len)))
+        return false;
+      At += sizeof(Len);
+      if (Size - At < Len || std::memcmp(M + At, Item.S.data(), Len))
+        return false;
+      At += Len;
+    } else {
+      if (Size - At < sizeof(Item.U) ||
+          std::memcmp(M + At, &Item.U, sizeof(Item.U)))
+        return false;
+      At += sizeof(Item.U);
+    }
+  }
+  return At == Size;
+}
+
 bool Feed::repeats(uint32_t Node, Tok &T) {
   const FlatNode &N = Flat[Node];
   bool Same;
@@ -522,10 +550,12 @@ bool Feed::repeats(uint32_t Node, Tok &T) {
     if (!Same)
       T.MemoS.assign(N.S);
   } else if (N.K == Value::Kind::Array) {
-    memoKey(Node);
-    Same = T.MemoK == N.K && T.MemoS == MemoBuf;
-    if (!Same)
+    // Compared in place: the key is made only when it changed.
+    Same = T.MemoK == N.K && sameItems(Node, T.MemoS);
+    if (!Same) {
+      memoKey(Node);
       T.MemoS.swap(MemoBuf);
+    }
   } else { // the bits: 0.0 and -0.0 differ, a NaN is never sent twice
     Same = T.MemoK == N.K && T.MemoBits == N.U;
     T.MemoBits = N.U;

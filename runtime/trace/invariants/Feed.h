@@ -281,6 +281,8 @@ private:
   /// The items of an array of scalars as bytes that are equal exactly
   /// when the items are, into MemoBuf.
   void memoKey(uint32_t Node);
+  /// Whether memoKey(Node) would make `Memo`, without making it.
+  bool sameItems(uint32_t Node, const std::string &Memo) const;
   /// Whether leaf `Node` holds the value `T` last sent, which held; else
   /// notes it as the one sent now (Held false until sent).
   bool repeats(uint32_t Node, Tok &T);

@@ -148,21 +148,30 @@ class StateCheck : public CheckSink {
     Scalar V;
   };
   std::vector<PerThread<Last>> Lasts;
+  /// Per tally: a `changes` invariant (else `frozen`), asked once.
+  std::vector<bool> Changing;
 
 public:
   explicit StateCheck(std::vector<const Invariant *> I)
       : CheckSink(std::move(I)), Chains(Tallies.size()), Lasts(Tallies.size()) {
+    for (const auto &T : Tallies)
+      Changing.push_back(T.Inv->Relation == "changes");
   }
 
   void record(Feed &F, const Event &E, uint32_t Site) override {
-    uint32_t Stream;
-    if (!paramOf(F, E, Stream, Print))
+    // No fingerprint for a parameter no invariant is about (most records
+    // of a run checked against a few of them).
+    if (F.paramStream() < 0)
       return;
-    for (size_t I : about(F, Stream)) {
+    const std::vector<size_t> &Ids =
+        about(F, static_cast<uint32_t>(F.paramStream()));
+    if (Ids.empty() || !fingerprint(F, Print))
+      return;
+    for (size_t I : Ids) {
       Prev &L = Chains[I].Links[E.Thread];
       Tallies[I].Touched = true;
       if (L.Have) {
-        bool Changes = Tallies[I].Inv->Relation == "changes";
+        bool Changes = Changing[I];
         if (Changes == (L.Print == Print))
           violate(I, F,
                   F.where(E, Site,
