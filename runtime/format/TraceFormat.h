@@ -169,6 +169,11 @@ public:
   uint64_t varint() {
     if (__builtin_expect(P < E && *P < 0x80, 1)) // most deltas, ids: 1 byte
       return *P++;
+    if (E - P >= 2 && P[1] < 0x80) { // a time delta of a few us: 2 bytes
+      uint64_t V = (P[0] & 0x7fu) | static_cast<uint64_t>(P[1]) << 7;
+      P += 2;
+      return V;
+    }
     return varintSlow();
   }
   int64_t svarint() { return unzigzag(varint()); }
