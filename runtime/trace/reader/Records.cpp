@@ -417,6 +417,9 @@ void Decoder::walkBlock(BlockWalk &W, Sink *Out, size_t Budget) {
       uint64_t N = C.varint();
       const auto &Names = T.Sites[Site].ArgNames;
       Args Values;
+      // Room made once (a count beyond what a record can hold is corrupt,
+      // and found below: not trusted for the size).
+      Values.reserve(static_cast<size_t>(std::min<uint64_t>(N, 16)));
       bool Distinct = true, HasItems = false;
       for (uint64_t I = 0; I < N && C.ok(); ++I) {
         const uint8_t *ValueAt = C.pos();
