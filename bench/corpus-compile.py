@@ -10,7 +10,9 @@ and flags; in rewrite mode sonde-rewrite's own CPU is counted too) into
 figures:
 
   compile.instrumented_ratio_<name>_plugin   clang++-19 -fplugin
-  compile.instrumented_ratio_<name>_rewrite  sonde-rewrite --verify + g++
+  compile.instrumented_ratio_<name>_rewrite  sonde-rewrite + g++ (the
+      --verify check of the output runs first, untimed: off by default)
+  compile.rewrite_tool_ratio_<name>_rewrite  sonde-rewrite's own part of it
 
 Writes BUILD/bench/parts/compile-corpus.json. The run builds each library
 three times and runs its tests twice (an hour or more on a loaded 2-core
@@ -51,6 +53,9 @@ def main():
             row = next((x for x in rows if x["name"] == name and x["mode"] == door), None)
             if row and row.get("plain_cpu"):
                 fig[key] = row["lib_cpu"] / row["plain_cpu"]
+                if "tool_cpu" in row:  # sonde-rewrite's own part of it
+                    fig[key.replace("instrumented_ratio", "rewrite_tool_ratio")] = (
+                        row["tool_cpu"] / row["plain_cpu"])
             else:
                 missing[key] = ("scripts/test-corpus exited %d without a ratio for %s"
                                 " (see its output)" % (r.returncode, name))
