@@ -187,6 +187,7 @@ void Feed::beginTrace(const Trace &T) {
   ++Gen; // the last trace's string table may be gone
   SiteIds.assign(T.Sites.size(), -1);
   Stacks.clear();
+  LastStack = nullptr;
 }
 
 uint32_t Feed::siteOf(const Trace &T, uint32_t Id) {
@@ -228,6 +229,7 @@ void Feed::endTrace() {
     for (Sink *K : Sinks)
       K->traceEnded(*this);
   Stacks.clear();
+  LastStack = nullptr;
   Cur = nullptr;
 }
 
@@ -241,7 +243,13 @@ void Feed::observe(const Trace &T, const Event &E) {
   }
   ++Records;
   uint32_t Site = siteOf(T, E.Site);
-  std::vector<OpenScope> &Stack = Stacks[E.Thread];
+  // Records come in runs of one thread: its stack is looked up once a run
+  // (the map's nodes stay where they are as it grows).
+  if (!LastStack || LastThread != E.Thread) {
+    LastStack = &Stacks[E.Thread];
+    LastThread = E.Thread;
+  }
+  std::vector<OpenScope> &Stack = *LastStack;
   bool IsRegion = E.Kind == EventKind::Region;
   int64_t End = E.Ts + (IsRegion ? E.Dur : 0);
   // Records come in start order: one that does not fit in the innermost

@@ -310,6 +310,9 @@ private:
   std::vector<StreamSinks> ToSinks;
   const std::vector<Sink *> *CurSinks = nullptr;
   std::unordered_map<uint32_t, std::vector<OpenScope>> Stacks; ///< by thread
+  /// The stack of the thread of the last record (null after a clear).
+  std::vector<OpenScope> *LastStack = nullptr;
+  uint32_t LastThread = 0;
   /// Closed scopes' tables and child lists, for the scopes opened next:
   /// a region per step would otherwise grow a list of its own each step.
   std::vector<std::vector<int32_t>> PosPool;

@@ -14,11 +14,16 @@
 
 #include <algorithm>
 #include <iterator>
+#include <string_view>
 #include <type_traits>
 
 namespace sonde::trace::detail {
 
 namespace {
+
+/// sonde::ItemsArg as a view: compared by length first, with no strlen
+/// each time (a context push's every arg is compared with it).
+constexpr std::string_view Items = ItemsArg;
 
 /// The args a record gets from the pushes `Ctx` (one record's context),
 /// `Own` the innermost push of its own site (or null): every push that
@@ -60,7 +65,7 @@ std::shared_ptr<const Args> mergedArgs(const std::vector<CtxEntry> &Ctx,
   for (const CtxEntry &E : Ctx)
     if (Gives(E) && &E != Own)
       for (const auto &KV : *E.Values)
-        if (KV.first != ItemsArg)
+        if (std::string_view(KV.first) != Items)
           Put(KV);
   if (Own && Own->Values)
     for (const auto &KV : *Own->Values)
@@ -432,7 +437,7 @@ void Decoder::walkBlock(BlockWalk &W, Sink *Out, size_t Budget) {
         decodeValue(C, Arg);
         std::string Name =
             I < Names.size() ? Names[I] : "arg" + std::to_string(I);
-        HasItems |= Name == ItemsArg;
+        HasItems |= std::string_view(Name) == Items;
         for (const auto &KV : Values)
           Distinct &= KV.first != Name;
         Values.emplace_back(std::move(Name), std::move(Arg));
