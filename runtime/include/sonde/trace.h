@@ -124,9 +124,9 @@ public:
                 std::shared_ptr<const void> Owner);
   /// An Object or Array (`K`) kept encoded where it is: `Size` bytes at
   /// `Data`, which `Source`'s owner holds, checked by the reader (as
-  /// encoded(), without the copy). Decoded when members(), items() or
-  /// get() are called, each time under the source's lock: for readers of
-  /// the bytes (sonde check), not of the members.
+  /// encoded(), without the copy). Decoded once, on the first call of
+  /// members(), items() or get(); each call takes the source's lock: for
+  /// readers of the bytes (sonde check), not of the members.
   static Value encodedIn(Kind K, const uint8_t *Data, uint32_t Size,
                          std::shared_ptr<const Composite> Source);
 

@@ -17,6 +17,10 @@
 
 namespace sonde::trace {
 
+// An in-place value's size sits in the padding after its kind.
+static_assert(sizeof(void *) != 8 || sizeof(Value) == 32,
+              "a Value is a kind, 8 bytes and a shared pointer");
+
 struct Value::Composite {
   std::string S;
   /// An encoded value's members or items, made on first use.
