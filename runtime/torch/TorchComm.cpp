@@ -182,10 +182,7 @@ std::unique_ptr<at::ObserverContext> onStart(const at::RecordFunction &Fn) {
     rt::ThreadState *T = rt::detail::thread();
     uint64_t Tsc = now();
     Payload P = payloadOf(Fn.inputs());
-    bool Room = rt::detail::roomFor(T); // deeper: no region, no args
-    if (Room)
-      rt::detail::pushArgs(T, Id, Tsc, P.Bytes, P.Dtype, P.Numel, P.Tensors);
-    rt::detail::open(T, Id, Tsc, Room);
+    rt::detail::openWithArgs(T, Id, Tsc, P.Bytes, P.Dtype, P.Numel, P.Tensors);
     Opened = true;
   }
   uint32_t D = Comm.Depth++;

@@ -198,10 +198,10 @@ std::unique_ptr<at::ObserverContext> onStart(const at::RecordFunction &Fn) {
     if (uint32_t Id = S ? rt::detail::activeId(*S) : 0) {
       rt::ThreadState *T = rt::detail::thread();
       uint64_t Tsc = now();
-      bool HasArgs = Shapes && rt::detail::roomFor(T); // deeper: no region
-      if (HasArgs)
-        rt::detail::pushArgs(T, Id, Tsc, InputShapes{Fn.inputs()});
-      rt::detail::open(T, Id, Tsc, HasArgs);
+      if (Shapes)
+        rt::detail::openWithArgs(T, Id, Tsc, InputShapes{Fn.inputs()});
+      else
+        rt::detail::open(T, Id, Tsc);
       Opened = true;
     }
   }

@@ -403,6 +403,8 @@ bool Decoder::decodeValue(Cursor &C, Value &V, unsigned Depth) {
       EncKeys = encodedKeys();
     if (InPlaceOwner && !InPlace && EncKeys->Table)
       InPlace = Value::inPlaceSource(EncKeys->Table, InPlaceOwner);
+    Value::Kind K = static_cast<Val>(*At) == Val::Object ? Value::Kind::Object
+                                                         : Value::Kind::Array;
     if (InPlace && WalkingEvents) {
       // The check walked this value without a fault: its size is known,
       // and it is whole (every key it names was defined before its block).
@@ -411,10 +413,7 @@ bool Decoder::decodeValue(Cursor &C, Value &V, unsigned Depth) {
       if (NextExtent < Extents.size() && Extents[NextExtent].At == At &&
           Extents[NextExtent].Size <= C.left()) {
         size_t N = Extents[NextExtent++].Size;
-        V = Value::encodedIn(static_cast<Val>(*At) == Val::Object
-                                 ? Value::Kind::Object
-                                 : Value::Kind::Array,
-                             At, static_cast<uint32_t>(N), InPlace);
+        V = Value::encodedIn(K, At, static_cast<uint32_t>(N), InPlace);
         C.bytes(N);
         return true;
       }
@@ -422,8 +421,6 @@ bool Decoder::decodeValue(Cursor &C, Value &V, unsigned Depth) {
     Cursor Probe = C;
     if (EncKeys->Table && wholeValue(Probe, *EncKeys)) {
       auto N = static_cast<size_t>(Probe.pos() - At);
-      Value::Kind K = static_cast<Val>(*At) == Val::Object ? Value::Kind::Object
-                                                           : Value::Kind::Array;
       // In place when the bytes stay (a value is at least a tag and a
       // count, so its size is never 0, which means "not in place").
       if (InPlace && N <= UINT32_MAX)

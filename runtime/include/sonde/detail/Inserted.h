@@ -162,11 +162,7 @@ SONDE_OUT_OF_LINE Opened openOut(const Site &S, const Args &...Vs) noexcept {
   if (!Id)
     return {nullptr, 0};
   ThreadState *T = thread();
-  uint64_t Tsc = now();
-  bool Room = roomFor(T); // deeper, neither the region nor its args
-  if (Room)
-    pushArgs(T, Id, Tsc, Vs...);
-  return {T, open(T, Id, Tsc, Room)};
+  return {T, openWithArgs(T, Id, now(), Vs...)};
 }
 
 /// Closes the region openOut() opened, when it opened one.
@@ -288,12 +284,7 @@ public:
     if (!Id)
       return;
     T = rt::detail::thread();
-    uint64_t Tsc = now();
-    bool HasArgs = sizeof...(Args) > 0 && rt::detail::roomFor(T);
-    if constexpr (sizeof...(Args) > 0)
-      if (HasArgs)
-        rt::detail::pushArgs(T, Id, Tsc, Vs...);
-    Depth = rt::detail::open(T, Id, Tsc, HasArgs);
+    Depth = rt::detail::openWithArgs(T, Id, now(), Vs...);
   }
   SONDE_ALWAYS_INLINE ~CondIteration() {
     if (T)

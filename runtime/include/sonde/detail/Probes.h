@@ -146,12 +146,8 @@ public:
       return;
     T = rt::detail::thread();
     Start = now();
-    // Deeper than the shadow stack the region is not recorded: nor are its
-    // args, which no exit could pop.
-    HasArgs = rt::detail::roomFor(T);
-    if (HasArgs)
-      rt::detail::pushArgs(T, Id, Start, Vs...);
-    Depth = rt::detail::open(T, Id, Start, HasArgs);
+    Depth = rt::detail::openWithArgs(T, Id, Start, Vs...);
+    HasArgs = Depth < rt::MaxDepth; // deeper: neither region nor args
   }
   SONDE_ALWAYS_INLINE ~Region() {
     if (!T)

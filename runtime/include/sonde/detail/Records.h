@@ -103,6 +103,23 @@ SONDE_ALWAYS_INLINE bool roomFor(const ThreadState *T) noexcept {
   return T->Depth < MaxDepth;
 }
 
+/// open() with args recorded at entry (a context push of `Vs`), pushed
+/// only when roomFor(): a region deeper than the shadow stack is not
+/// recorded, and nothing would pop its args. The region has its args
+/// exactly when the depth returned is below MaxDepth. With no `Vs`, open().
+template <class... Args>
+SONDE_ALWAYS_INLINE uint32_t openWithArgs(ThreadState *T, uint32_t Id,
+                                          uint64_t Tsc,
+                                          const Args &...Vs) noexcept {
+  bool HasArgs = false;
+  if constexpr (sizeof...(Args) > 0) {
+    HasArgs = roomFor(T);
+    if (HasArgs)
+      pushArgs(T, Id, Tsc, Vs...);
+  }
+  return open(T, Id, Tsc, HasArgs);
+}
+
 /// Closes the innermost region without recording it.
 SONDE_ALWAYS_INLINE void discard(ThreadState *T) noexcept {
   uint32_t D = --T->Depth;
