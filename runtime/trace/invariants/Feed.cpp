@@ -506,48 +506,53 @@ bool Feed::wanted(uint32_t Stream) {
   return !S.Sinks.empty();
 }
 
-void Feed::memoKey(uint32_t Node) {
-  MemoBuf.clear();
-  const FlatNode &N = Flat[Node];
-  for (uint32_t I = Node + 1; I < N.End; I = Flat[I].End) {
+namespace {
+
+/// The memo key of the array at `Node` (its items, as bytes that are equal
+/// exactly when the items are), piece by piece into `Put(Data, Size)`,
+/// which may stop it by returning false: one definition of the key for
+/// making it and for comparing with it.
+template <class PutFn>
+bool memoPieces(const std::vector<FlatNode> &Flat, uint32_t Node, PutFn &&Put) {
+  for (uint32_t I = Node + 1; I < Flat[Node].End; I = Flat[I].End) {
     const FlatNode &Item = Flat[I];
-    MemoBuf += static_cast<char>(Item.K);
+    auto K = static_cast<char>(Item.K);
+    if (!Put(&K, 1))
+      return false;
     if (Item.K == Value::Kind::String) {
       // Its length first: two items never read as one.
       uint64_t Len = Item.S.size();
-      MemoBuf.append(reinterpret_cast<const char *>(&Len), sizeof(Len));
-      MemoBuf.append(Item.S);
-    } else { // the bits: 0.0 and -0.0 differ, a NaN is never sent twice
-      MemoBuf.append(reinterpret_cast<const char *>(&Item.U), sizeof(Item.U));
+      if (!Put(&Len, sizeof(Len)) || !Put(Item.S.data(), Item.S.size()))
+        return false;
+    } else if (!Put(&Item.U, sizeof(Item.U))) {
+      // the bits: 0.0 and -0.0 differ, a NaN is never sent twice
+      return false;
     }
   }
+  return true;
+}
+
+} // namespace
+
+void Feed::memoKey(uint32_t Node) {
+  MemoBuf.clear();
+  memoPieces(Flat, Node, [this](const void *P, size_t N) {
+    MemoBuf.append(static_cast<const char *>(P), N);
+    return true;
+  });
 }
 
 bool Feed::sameItems(uint32_t Node, const std::string &Memo) const {
-  const FlatNode &N = Flat[Node];
-  const char *M = Memo.data();
-  size_t At = 0, Size = Memo.size();
-  for (uint32_t I = Node + 1; I < N.End; I = Flat[I].End) {
-    const FlatNode &Item = Flat[I];
-    if (At >= Size || M[At] != static_cast<char>(Item.K))
-      return false;
-    ++At;
-    if (Item.K == Value::Kind::String) {
-      uint64_t Len = Item.S.size();
-      if (Size - At < sizeof(Len) || std::memcmp(M + At, &Len, sizeof(Len)))
-        return false;
-      At += sizeof(Len);
-      if (Size - At < Len || std::memcmp(M + At, Item.S.data(), Len))
-        return false;
-      At += Len;
-    } else {
-      if (Size - At < sizeof(Item.U) ||
-          std::memcmp(M + At, &Item.U, sizeof(Item.U)))
-        return false;
-      At += sizeof(Item.U);
-    }
-  }
-  return At == Size;
+  size_t At = 0;
+  return memoPieces(Flat, Node,
+                    [&Memo, &At](const void *P, size_t N) {
+                      if (Memo.size() - At < N ||
+                          std::memcmp(Memo.data() + At, P, N) != 0)
+                        return false;
+                      At += N;
+                      return true;
+                    }) &&
+         At == Memo.size();
 }
 
 bool Feed::repeats(uint32_t Node, Tok &T) {
