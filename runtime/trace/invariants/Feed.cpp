@@ -669,9 +669,11 @@ void Feed::stream(const Event &E, uint32_t Site,
   if (sameShape(L)) {
     At = L.Toks.size();
   } else {
-    for (const Root &R : Roots)
-      if (!(Same = verify(R.Node, R.Name, R.Depth, R.O, L, At)))
+    for (const Root &R : Roots) {
+      Same = verify(R.Node, R.Name, R.Depth, R.O, L, At);
+      if (!Same)
         break;
+    }
     if (Same && At == L.Toks.size())
       noteShape(L);
   }
