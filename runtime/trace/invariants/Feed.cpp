@@ -276,25 +276,34 @@ void Feed::observe(const Trace &T, const Event &E) {
   CurParamStream = -1;
   ValueAt = NoValue;
   const SiteInfo &Info = T.site(E.Site);
+  bool Known = false;
   if (streamed(Site)) {
     if (Site >= Layouts.size())
       Layouts.resize(Names.size());
-    flattenRecord(E, Info);
-    L = &Layouts[Site].Plain;
-    if (Info.Kind == SiteKind::State && E.Kind == EventKind::Watch) {
-      L = paramLayout(Site);
-      if (L)
-        CurParamStream = L->ParamStream;
-    } else if (Info.Kind == SiteKind::Api && E.Kind == EventKind::Watch) {
-      const FlatNode *Phase = field("phase");
-      if (Phase && Phase->K == Value::Kind::String && Phase->S == "post")
-        L = &Layouts[Site].Post;
+    bool IsState = Info.Kind == SiteKind::State && E.Kind == EventKind::Watch;
+    // Most watch records have the shape of the last one of their layout:
+    // read against it, in one walk of their bytes.
+    L = readKnown(E, Info, Site);
+    Known = L != nullptr;
+    if (!Known) {
+      flattenRecord(E, Info);
+      L = &Layouts[Site].Plain;
+      if (IsState) {
+        L = paramLayout(Site);
+      } else if (Info.Kind == SiteKind::Api && E.Kind == EventKind::Watch) {
+        const FlatNode *Phase = field("phase");
+        if (Phase && Phase->K == Value::Kind::String && Phase->S == "post")
+          L = &Layouts[Site].Post;
+        Layouts[Site].LastPost = L == &Layouts[Site].Post;
+      }
     }
+    if (IsState && L)
+      CurParamStream = L->ParamStream;
   }
   for (Sink *K : Sinks)
     K->record(*this, E, Site);
   if (L)
-    stream(E, Site, Stack, *L);
+    stream(E, Info, Site, Stack, *L, Known);
   ValueAt = NoValue;
   if (IsRegion) {
     OpenScope S;
@@ -433,22 +442,48 @@ bool Feed::sameShape(const Layout &L) const {
   return true;
 }
 
-void Feed::noteShape(Layout &L) const {
+void Feed::noteShape(Layout &L, const Event &E, const SiteInfo &Info) const {
   L.SigGen = 0;
   L.PlanOk = false;
+  L.Readable = false;
+  L.KeyNode = ~0u;
+  L.KeyText.clear();
   L.Sig.clear();
   L.SigRoots.clear();
-  for (const FlatNode &N : Flat) {
+  for (size_t I = 0; I < Flat.size(); ++I) {
+    const FlatNode &N = Flat[I];
     // A key that is not a string table's may be another name at the same
     // address next time: no shape to compare.
     if (N.Key && !N.TableKey)
       return;
-    L.Sig.push_back({N.K, N.End, N.Key});
+    uint32_t Count = 0;
+    if (N.K == Value::Kind::Object || N.K == Value::Kind::Array)
+      for (uint32_t C = static_cast<uint32_t>(I) + 1; C < N.End;
+           C = Flat[C].End)
+        ++Count;
+    L.Sig.push_back({N.K, N.End, N.Key, Count});
   }
   for (const Root &R : Roots)
     L.SigRoots.push_back(
         {R.Node, R.Depth, R.O, nameIsKey(R), std::string(R.Name)});
   L.SigGen = Gen;
+  // What readKnown() needs: a watch's value first, and the text that chose
+  // the layout and its roots.
+  if (E.Kind != EventKind::Watch || ValueAt != 0 || Flat.empty())
+    return;
+  const char *Key = Info.Kind == SiteKind::State ? "param"
+                    : Info.Kind == SiteKind::Api ? "phase"
+                                                 : nullptr;
+  if (Key) {
+    const FlatNode *N = Flat[0].K == Value::Kind::Object
+                            ? detail::flatMember(Flat, 0, Key)
+                            : nullptr;
+    if (!N || N->K != Value::Kind::String)
+      return;
+    L.KeyNode = static_cast<uint32_t>(N - Flat.data());
+    L.KeyText = N->S;
+  }
+  L.Readable = true;
 }
 
 void Feed::build(uint32_t Node, std::string_view Name, bool Item, int Depth,
@@ -647,8 +682,58 @@ Feed::Layout *Feed::paramLayout(uint32_t Site) {
   return &S.Params[I];
 }
 
-void Feed::stream(const Event &E, uint32_t Site,
-                  const std::vector<OpenScope> &Stack, Layout &L) {
+Feed::Layout *Feed::readKnown(const Event &E, const SiteInfo &Info,
+                              uint32_t Site) {
+  if (E.Kind != EventKind::Watch || !Info.ArgNames.empty())
+    return nullptr; // args of its own would come first in Flat
+  const Value::Encoding Enc = E.V.encoding();
+  if (!Enc.Data || !Enc.Keys)
+    return nullptr;
+  SiteLayouts &S = Layouts[Site];
+  switch (Info.Kind) {
+  case SiteKind::State: {
+    size_t I = S.NextParam;
+    if (I >= S.Params.size() || !readAs(Enc, S.Params[I]))
+      return nullptr;
+    S.NextParam = I + 1 == S.Params.size() ? 0 : I + 1; // as paramLayout()
+    return &S.Params[I];
+  }
+  case SiteKind::Api: {
+    // Pre and post records alternate: the other phase first.
+    Layout *First = S.LastPost ? &S.Plain : &S.Post;
+    Layout *Second = S.LastPost ? &S.Post : &S.Plain;
+    Layout *L = readAs(Enc, *First)    ? First
+                : readAs(Enc, *Second) ? Second
+                                       : nullptr;
+    if (L)
+      S.LastPost = L == &S.Post;
+    return L;
+  }
+  default:
+    return readAs(Enc, S.Plain) ? &S.Plain : nullptr;
+  }
+}
+
+bool Feed::readAs(const Value::Encoding &Enc, Layout &L) {
+  if (!L.PlanOk || !L.Readable || L.SigGen != Gen)
+    return false;
+  Flat.resize(L.Sig.size());
+  if (!detail::flattenAs(Enc, L.Sig.data(), L.Sig.size(), Flat.data()) ||
+      (L.KeyNode != ~0u && Flat[L.KeyNode].S != L.KeyText))
+    return false;
+  // The roots flattenRecord() lists for this shape and key.
+  Roots.clear();
+  for (const Layout::SigRoot &R : L.SigRoots)
+    addRoot(R.Node,
+            R.NameIsKey ? std::string_view(*Flat[R.Node].Key)
+                        : std::string_view(R.Name),
+            R.Depth, R.O);
+  ValueAt = 0;
+  return true;
+}
+
+void Feed::stream(const Event &E, const SiteInfo &Info, uint32_t Site,
+                  const std::vector<OpenScope> &Stack, Layout &L, bool Known) {
   Point &P = Pt; // reused: its string keeps its capacity
   P.Site = Site;
   P.E = &E;
@@ -656,7 +741,7 @@ void Feed::stream(const Event &E, uint32_t Site,
   // Does the record have the layout of the last one? Its shape the same,
   // or else names compared, no path built; if not, the layout is made
   // again from this record.
-  if (L.PlanOk && sameShape(L)) {
+  if (L.PlanOk && (Known || sameShape(L))) {
     for (const Layout::Leaf &F : L.Plan) {
       Tok &T = L.Toks[F.Tok];
       CurSinks = &ToSinks[T.Stream].Sinks;
@@ -675,7 +760,7 @@ void Feed::stream(const Event &E, uint32_t Site,
         break;
     }
     if (Same && At == L.Toks.size())
-      noteShape(L);
+      noteShape(L, E, Info);
   }
   if (!Same || At != L.Toks.size()) {
     L.Toks.clear();
@@ -689,7 +774,7 @@ void Feed::stream(const Event &E, uint32_t Site,
         PathBuf = " args[" + std::to_string(ArgNo++) + "]";
       build(R.Node, R.Name, false, R.Depth, R.O, Site, L);
     }
-    noteShape(L);
+    noteShape(L, E, Info);
   }
   // The shape is noted (unless a key was not a string table's): list the
   // leaves sent, for the records of the same shape after this one.

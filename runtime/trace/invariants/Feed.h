@@ -212,11 +212,7 @@ private:
     /// of its nodes was a file's string table's: the kind, end and key of
     /// each node, and its roots. A record of the same shape, in the same
     /// trace, has the layout: compared node by node, not walked.
-    struct SigNode {
-      Value::Kind K;
-      uint32_t End;
-      const std::string *Key;
-    };
+    using SigNode = detail::ShapeNode;
     struct SigRoot {
       uint32_t Node;
       int Depth;
@@ -238,7 +234,15 @@ private:
       bool TopLevel;
     };
     std::vector<Leaf> Plan;
-    bool PlanOk = false;      ///< Plan is Sig's (valid while SigGen is)
+    bool PlanOk = false; ///< Plan is Sig's (valid while SigGen is)
+    /// Sig is a watch record's whose value is its first node (no args of
+    /// its own before it): a record may be read against it (readKnown()).
+    bool Readable = false;
+    /// Then the node whose text chose this layout and its roots (a model
+    /// state record's `param`, an API record's `phase`), and that text;
+    /// ~0u when none did (a plain watch: its value is its one root).
+    uint32_t KeyNode = ~0u;
+    std::string KeyText;
     std::string Param;        ///< model state: the parameter
     uint32_t ParamStream = 0; ///< model state: `site [param]`
   };
@@ -250,6 +254,8 @@ private:
     std::vector<Layout> Params;
     std::unordered_map<std::string, size_t> ParamIndex;
     size_t NextParam = 0;
+    /// An API site's last record was a post record: a pre one comes next.
+    bool LastPost = false;
   };
 
   void beginTrace(const Trace &T);
@@ -257,18 +263,31 @@ private:
   void close(std::vector<OpenScope> &Stack);
   /// The layout of a model state record (null if it names no parameter).
   Layout *paramLayout(uint32_t Site);
+  /// A watch record read from its value's bytes against the shape of the
+  /// layout it most likely has (Layout::Sig: a model state record's, that
+  /// of the parameter after the last one; an API record's, of the other
+  /// phase than the last one), into Flat and Roots in one walk, as
+  /// flattenRecord() and the choice of a layout would have made them: that
+  /// layout, or null (another shape, parameter or phase, a value not kept
+  /// encoded, args of its own), and then nothing is changed that
+  /// flattenRecord() does not make again.
+  Layout *readKnown(const Event &E, const SiteInfo &Info, uint32_t Site);
+  /// readKnown() against `L`: whether the record has its shape and key.
+  bool readAs(const Value::Encoding &Enc, Layout &L);
+
   /// Flattens the record's own args and value into Flat (each arg, then
   /// the value, in preorder: ValueDecode.h) and lists its roots: the args,
   /// and the value or the parts of it that are streams of their own.
   void flattenRecord(const Event &E, const SiteInfo &Info);
-  void stream(const Event &E, uint32_t Site,
-              const std::vector<OpenScope> &Stack, Layout &L);
+  /// `Known`: the record was read against L's shape (readKnown()).
+  void stream(const Event &E, const SiteInfo &Info, uint32_t Site,
+              const std::vector<OpenScope> &Stack, Layout &L, bool Known);
   bool verify(uint32_t Node, std::string_view Name, int Depth, Origin O,
               const Layout &L, size_t &Cur) const;
   /// Whether the record has the shape L.Sig notes; noteShape() notes it.
   bool sameShape(const Layout &L) const;
 
-  void noteShape(Layout &L) const;
+  void noteShape(Layout &L, const Event &E, const SiteInfo &Info) const;
   void build(uint32_t Node, std::string_view Name, bool Item, int Depth,
              Origin O, uint32_t Site, Layout &L);
   void sendAll(uint32_t Node, int Depth, Layout &L, size_t &Cur);

@@ -18,6 +18,7 @@
 #include "Decoder.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace sonde::trace::detail {
 namespace {
@@ -393,6 +394,75 @@ void flattenValue(const Value &V, const std::string *Key,
 }
 
 } // namespace
+
+bool flattenAs(const Value::Encoding &Enc, const ShapeNode *Shape, size_t N,
+               FlatNode *Out) {
+  const Value::KeyTable &Keys = *Enc.Keys;
+  const uint8_t *P = Enc.Data, *E = Enc.Data + Enc.Size;
+  for (size_t I = 0; I < N; ++I) {
+    const ShapeNode &Want = Shape[I];
+    FlatNode &Node = Out[I];
+    uint64_t Id, Len;
+    // An object's member: its key first, the same string of the table.
+    if (Want.Key &&
+        !(fastVarint(P, E, Id) && Id < Keys.size() && &Keys[Id] == Want.Key))
+      return false;
+    if (P >= E)
+      return false;
+    Node.Key = Want.Key;
+    Node.TableKey = Want.Key != nullptr;
+    Node.End = Want.End;
+    Node.U = 0;
+    Node.S = std::string_view();
+    Node.K = Want.K;
+    switch (static_cast<Val>(*P++)) {
+    case Val::Null:
+      if (Want.K != Value::Kind::Null)
+        return false;
+      break;
+    case Val::False:
+    case Val::True:
+      if (Want.K != Value::Kind::Bool)
+        return false;
+      Node.B = static_cast<Val>(P[-1]) == Val::True;
+      break;
+    case Val::Int:
+      if (Want.K != Value::Kind::Int || !fastVarint(P, E, Node.U))
+        return false;
+      Node.I = format::unzigzag(Node.U);
+      break;
+    case Val::UInt:
+      if (Want.K != Value::Kind::UInt || !fastVarint(P, E, Node.U))
+        return false;
+      break;
+    case Val::Float:
+      if (Want.K != Value::Kind::Float || E - P < 8)
+        return false;
+      std::memcpy(&Node.F, P, 8);
+      P += 8;
+      break;
+    case Val::String:
+      if (Want.K != Value::Kind::String || !fastVarint(P, E, Len) ||
+          static_cast<uint64_t>(E - P) < Len)
+        return false;
+      Node.S = std::string_view(reinterpret_cast<const char *>(P),
+                                static_cast<size_t>(Len));
+      P += Len;
+      break;
+    case Val::Object:
+    case Val::Array:
+      if (Want.K != (static_cast<Val>(P[-1]) == Val::Object
+                         ? Value::Kind::Object
+                         : Value::Kind::Array) ||
+          !fastVarint(P, E, Len) || Len != Want.Count)
+        return false;
+      break;
+    default: // a cut value (Truncated) ends its list early: another shape
+      return false;
+    }
+  }
+  return P == E;
+}
 
 bool Decoder::decodeValue(Cursor &C, Value &V, unsigned Depth) {
   const uint8_t *At = C.pos();

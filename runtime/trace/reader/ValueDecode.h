@@ -77,6 +77,23 @@ struct FlatNode {
 /// nodes point into `V`, valid while it lives unchanged.
 void flatten(const Value &V, std::vector<FlatNode> &Out);
 
+/// What a value's nodes are, in preorder, without their values: the shape
+/// flatten() gave a value, to read the next one of that shape by.
+struct ShapeNode {
+  Value::Kind K;
+  uint32_t End;           ///< FlatNode::End
+  const std::string *Key; ///< FlatNode::Key, a file's string table's
+  uint32_t Count;         ///< an Object's members, an Array's items
+};
+
+/// The nodes of the encoded value `Enc` (sound: its stream kept it
+/// encoded) into `Out[0, N)`, exactly as flatten() makes them, when they
+/// have the kinds, keys and counts of `Shape[0, N)`: one walk of the bytes
+/// with the shape known, no allocation. False at the first difference
+/// (`Out` then holds nothing useful).
+bool flattenAs(const Value::Encoding &Enc, const ShapeNode *Shape, size_t N,
+               FlatNode *Out);
+
 /// The member `Key` of the object at `Out[At]`, or null.
 const FlatNode *flatMember(const std::vector<FlatNode> &Nodes, size_t At,
                            std::string_view Key);

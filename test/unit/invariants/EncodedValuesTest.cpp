@@ -270,3 +270,124 @@ TEST(EncodedValues, InPlaceValuesOutliveTheirStreamAndItsBytes) {
   EXPECT_EQ(&Copy.members(), &Kept[0].members());
   EXPECT_EQ(Copy.get("k")->items().size(), 2u);
 }
+
+namespace {
+
+/// The shape flatten() gave `Nodes`: what flattenAs() reads by.
+std::vector<detail::ShapeNode>
+shapeOf(const std::vector<detail::FlatNode> &Nodes) {
+  std::vector<detail::ShapeNode> Shape;
+  for (size_t I = 0; I < Nodes.size(); ++I) {
+    uint32_t Count = 0;
+    for (auto C = static_cast<uint32_t>(I) + 1; C < Nodes[I].End;
+         C = Nodes[C].End)
+      ++Count;
+    Shape.push_back({Nodes[I].K, Nodes[I].End, Nodes[I].Key, Count});
+  }
+  return Shape;
+}
+
+bool sameShape(const std::vector<detail::ShapeNode> &A,
+               const std::vector<detail::ShapeNode> &B) {
+  if (A.size() != B.size())
+    return false;
+  for (size_t I = 0; I < A.size(); ++I)
+    if (A[I].K != B[I].K || A[I].End != B[I].End || A[I].Key != B[I].Key ||
+        A[I].Count != B[I].Count)
+      return false;
+  return true;
+}
+
+/// Two node lists as text, keys by address (the same table's string).
+std::string nodesText(const detail::FlatNode *N, size_t Count) {
+  std::string Out;
+  for (size_t I = 0; I < Count; ++I)
+    Out += std::to_string(static_cast<int>(N[I].K)) + "/" +
+           std::to_string(N[I].End) + "/" +
+           std::to_string(reinterpret_cast<uintptr_t>(N[I].Key)) + "/" +
+           std::to_string(N[I].TableKey) + "/" + std::to_string(N[I].U) + "/" +
+           std::string(N[I].S) + ";";
+  return Out;
+}
+
+} // namespace
+
+TEST(EncodedValues, FlattenAsReadsByAShapeExactlyWhatFlattenMakes) {
+  // sonde check reads a record of a known layout by its shape
+  // (Feed::readKnown): against the shape of every value before it in the
+  // same file, flattenAs() succeeds exactly when the shapes are the same
+  // (and nothing is cut), and then makes flatten()'s nodes.
+  size_t Read = 0, Refused = 0;
+  // The corpus, and values that differ from each other by one thing each.
+  std::string I7 = tag(Val::Int) + vi(sonde::format::zigzag(7));
+  std::string U7 = tag(Val::UInt) + vi(7);
+  std::string F = tag(Val::Float) + std::string(8, '\x01');
+  std::string Ab = tag(Val::String) + str("ab");
+  auto Obj = [](const std::vector<std::string> &Members) {
+    std::string Out = tag(Val::Object) + vi(Members.size());
+    for (const std::string &M : Members)
+      Out += vi(1) + M; // key "k"
+    return Out;
+  };
+  auto Arr = [](const std::vector<std::string> &Items) {
+    std::string Out = tag(Val::Array) + vi(Items.size());
+    for (const std::string &I : Items)
+      Out += I;
+    return Out;
+  };
+  std::vector<std::pair<std::string, std::string>> Inputs = fuzzTraceCorpus();
+  Inputs.push_back(
+      {"shapes",
+       traceOf({Obj({I7, Ab, Arr({I7, F})}), Obj({I7, Ab, Arr({I7, F})}),
+                Obj({I7, str("cd").insert(0, tag(Val::String)), Arr({I7, F})}),
+                Obj({U7, Ab, Arr({I7, F})}), Obj({I7, Ab, Arr({I7, F, F})}),
+                Obj({I7, Ab, Arr({I7})}), Obj({I7, Ab}), Obj({I7, Ab, I7}),
+                Arr({I7, Ab, Arr({I7, F})}), Obj({I7, Ab, Obj({I7, F})}),
+                Obj({tag(Val::True), Ab, Arr({I7, F})}),
+                Obj({tag(Val::Null), Ab, Arr({I7, F})}),
+                // Read by the other's shape, node by node, each of these
+                // two would pass for the other (a False tag is 1, the id of
+                // "k"): only their counts tell them apart.
+                Obj({Arr({I7}), I7}), Obj({Arr({I7, tag(Val::False), I7})}),
+                Obj({Arr({I7}), I7})})});
+  for (const auto &[Name, Bytes] : Inputs) {
+    auto Own =
+        std::make_shared<std::vector<uint8_t>>(Bytes.begin(), Bytes.end());
+    TraceStream S;
+    std::string Error;
+    if (!S.openBytes(Own->data(), Own->size(), "t.sonde", Error, true, Own))
+      continue;
+    S.setWalkThread(TraceStream::WalkThread::Never);
+    S.setEncodedValues(true);
+    std::vector<std::vector<detail::ShapeNode>> Seen;
+    std::vector<Value> Keep; // the shapes' keys live in the values' table
+    while (const Event *E = S.next()) {
+      Value::Encoding Enc = E->V.encoding();
+      if (!Enc.Data)
+        continue;
+      std::vector<detail::FlatNode> Nodes;
+      detail::flatten(E->V, Nodes);
+      std::vector<detail::ShapeNode> Shape = shapeOf(Nodes);
+      bool Cut = false;
+      for (const detail::FlatNode &N : Nodes)
+        Cut |= N.K == Value::Kind::Truncated;
+      Seen.push_back(Shape);
+      Keep.push_back(E->V);
+      for (const auto &Other : Seen) {
+        std::vector<detail::FlatNode> Out(Other.size());
+        bool Ok =
+            detail::flattenAs(Enc, Other.data(), Other.size(), Out.data());
+        ASSERT_EQ(Ok, !Cut && sameShape(Other, Shape)) << Name;
+        if (Ok)
+          EXPECT_EQ(nodesText(Out.data(), Out.size()),
+                    nodesText(Nodes.data(), Nodes.size()))
+              << Name;
+        (Ok ? Read : Refused)++;
+      }
+      if (Seen.size() > 16) // the last 16 shapes: enough, and quadratic
+        Seen.erase(Seen.begin());
+    }
+  }
+  EXPECT_GT(Read, 0u);
+  EXPECT_GT(Refused, 0u);
+}
