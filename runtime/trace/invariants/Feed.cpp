@@ -242,6 +242,7 @@ void Feed::observe(const Trace &T, const Event &E) {
     beginTrace(T);
   }
   ++Records;
+  giveBack(); // had the last record left it lent (an exception)
   uint32_t Site = siteOf(T, E.Site);
   // Records come in runs of one thread: its stack is looked up once a run
   // (the map's nodes stay where they are as it grows).
@@ -304,6 +305,7 @@ void Feed::observe(const Trace &T, const Event &E) {
     K->record(*this, E, Site);
   if (L)
     stream(E, Info, Site, Stack, *L, Known);
+  giveBack();
   ValueAt = NoValue;
   if (IsRegion) {
     OpenScope S;
@@ -446,6 +448,7 @@ void Feed::noteShape(Layout &L, const Event &E, const SiteInfo &Info) const {
   L.SigGen = 0;
   L.PlanOk = false;
   L.Readable = false;
+  L.NodesOk = false;
   L.KeyNode = ~0u;
   L.KeyText.clear();
   L.Sig.clear();
@@ -717,10 +720,15 @@ Feed::Layout *Feed::readKnown(const Event &E, const SiteInfo &Info,
 bool Feed::readAs(const Value::Encoding &Enc, Layout &L) {
   if (!L.PlanOk || !L.Readable || L.SigGen != Gen)
     return false;
-  Flat.resize(L.Sig.size());
-  if (!detail::flattenAs(Enc, L.Sig.data(), L.Sig.size(), Flat.data()) ||
-      (L.KeyNode != ~0u && Flat[L.KeyNode].S != L.KeyText))
+  if (!L.NodesOk) {
+    detail::shapeNodes(L.Sig.data(), L.Sig.size(), L.Nodes);
+    L.NodesOk = true;
+  }
+  if (!detail::flattenAs(Enc, L.Sig.data(), L.Sig.size(), L.Nodes.data()) ||
+      (L.KeyNode != ~0u && L.Nodes[L.KeyNode].S != L.KeyText))
     return false;
+  Flat.swap(L.Nodes); // until giveBack(), at the end of the record
+  Lent = &L;
   // The roots flattenRecord() lists for this shape and key.
   Roots.clear();
   for (const Layout::SigRoot &R : L.SigRoots)

@@ -243,6 +243,11 @@ private:
     /// ~0u when none did (a plain watch: its value is its one root).
     uint32_t KeyNode = ~0u;
     std::string KeyText;
+    /// Sig's nodes (detail::shapeNodes()), made when a record is first
+    /// read against it (NodesOk): readKnown() lends them to the Feed as
+    /// Flat for that record and writes only the values.
+    std::vector<detail::FlatNode> Nodes;
+    bool NodesOk = false;
     std::string Param;        ///< model state: the parameter
     uint32_t ParamStream = 0; ///< model state: `site [param]`
   };
@@ -272,8 +277,16 @@ private:
   /// encoded, args of its own), and then nothing is changed that
   /// flattenRecord() does not make again.
   Layout *readKnown(const Event &E, const SiteInfo &Info, uint32_t Site);
-  /// readKnown() against `L`: whether the record has its shape and key.
+  /// readKnown() against `L`: whether the record has its shape and key
+  /// (then L's Nodes are Flat, lent until giveBack()).
   bool readAs(const Value::Encoding &Enc, Layout &L);
+  /// The layout whose Nodes are Flat for this record, or null.
+  Layout *Lent = nullptr;
+  void giveBack() {
+    if (Lent)
+      Flat.swap(Lent->Nodes);
+    Lent = nullptr;
+  }
 
   /// Flattens the record's own args and value into Flat (each arg, then
   /// the value, in preorder: ValueDecode.h) and lists its roots: the args,

@@ -56,8 +56,8 @@ bool readWhole(const std::string &Path, FileBytes &Bytes) {
             static_cast<uint64_t>(St.st_size) <= WholeLimit;
   if (Ok) {
     auto Size = static_cast<size_t>(St.st_size);
-    Bytes.Data.reset(
-        new uint8_t[Size]); // NOLINT(modernize-make-unique): not zeroed
+    // Not std::make_unique, which would zero it.
+    Bytes.Data.reset(new uint8_t[Size]); // NOLINT(modernize-make-unique)
     size_t Got = 0;
     while (Got < Size) {
       ssize_t N = ::read(Fd, Bytes.Data.get() + Got, Size - Got);

@@ -395,6 +395,16 @@ void flattenValue(const Value &V, const std::string *Key,
 
 } // namespace
 
+void shapeNodes(const ShapeNode *Shape, size_t N, std::vector<FlatNode> &Out) {
+  Out.assign(N, FlatNode());
+  for (size_t I = 0; I < N; ++I) {
+    Out[I].K = Shape[I].K;
+    Out[I].End = Shape[I].End;
+    Out[I].Key = Shape[I].Key;
+    Out[I].TableKey = Shape[I].Key != nullptr;
+  }
+}
+
 bool flattenAs(const Value::Encoding &Enc, const ShapeNode *Shape, size_t N,
                FlatNode *Out) {
   const Value::KeyTable &Keys = *Enc.Keys;
@@ -409,12 +419,8 @@ bool flattenAs(const Value::Encoding &Enc, const ShapeNode *Shape, size_t N,
       return false;
     if (P >= E)
       return false;
-    Node.Key = Want.Key;
-    Node.TableKey = Want.Key != nullptr;
-    Node.End = Want.End;
-    Node.U = 0;
-    Node.S = std::string_view();
-    Node.K = Want.K;
+    // The kind, end and key are the shape's (shapeNodes()); a leaf's value
+    // is all that changes from record to record.
     switch (static_cast<Val>(*P++)) {
     case Val::Null:
       if (Want.K != Value::Kind::Null)
@@ -424,7 +430,7 @@ bool flattenAs(const Value::Encoding &Enc, const ShapeNode *Shape, size_t N,
     case Val::True:
       if (Want.K != Value::Kind::Bool)
         return false;
-      Node.B = static_cast<Val>(P[-1]) == Val::True;
+      Node.B = static_cast<Val>(P[-1]) == Val::True; // U's other bytes: 0
       break;
     case Val::Int:
       if (Want.K != Value::Kind::Int || !fastVarint(P, E, Node.U))

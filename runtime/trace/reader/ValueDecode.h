@@ -86,11 +86,16 @@ struct ShapeNode {
   uint32_t Count;         ///< an Object's members, an Array's items
 };
 
-/// The nodes of the encoded value `Enc` (sound: its stream kept it
-/// encoded) into `Out[0, N)`, exactly as flatten() makes them, when they
-/// have the kinds, keys and counts of `Shape[0, N)`: one walk of the bytes
-/// with the shape known, no allocation. False at the first difference
-/// (`Out` then holds nothing useful).
+/// Nodes with the kinds, ends and keys of `Shape[0, N)` and no values: the
+/// list flattenAs() fills, made once per shape.
+void shapeNodes(const ShapeNode *Shape, size_t N, std::vector<FlatNode> &Out);
+
+/// The values of the encoded value `Enc` (sound: its stream kept it
+/// encoded) into `Out[0, N)`, which shapeNodes() made from `Shape`: the
+/// nodes flatten() makes, when the value has the kinds, keys and counts of
+/// `Shape`. One walk of the bytes with the shape known, and only the values
+/// written. False at the first difference (`Out` then still has the shape,
+/// with some of its values this value's).
 bool flattenAs(const Value::Encoding &Enc, const ShapeNode *Shape, size_t N,
                FlatNode *Out);
 
