@@ -652,7 +652,8 @@ void Feed::sendAll(uint32_t Node, int Depth, Layout &L, size_t &At) {
     if (!wanted(T.Stream))
       return; // no check wants it: not even converted
     if (Planning)
-      Planning->Plan.push_back({Node, TokAt, Depth == 0});
+      Planning->Plan.push_back(
+          {Node, TokAt, Depth == 0, ToSinks[T.Stream].Pure});
     sendLeaf(Node, T, Depth == 0);
     return;
   case Cat::Object:
@@ -752,6 +753,10 @@ void Feed::stream(const Event &E, const SiteInfo &Info, uint32_t Site,
   if (L.PlanOk && (Known || sameShape(L))) {
     for (const Layout::Leaf &F : L.Plan) {
       Tok &T = L.Toks[F.Tok];
+      // Most leaves of a model state record are the value sent last time:
+      // told here, without a call.
+      if (F.Pure && heldRepeat(F.Node, T))
+        continue;
       CurSinks = &ToSinks[T.Stream].Sinks;
       sendLeaf(F.Node, T, F.TopLevel);
     }

@@ -232,6 +232,7 @@ private:
       uint32_t Node;
       uint32_t Tok;
       bool TopLevel;
+      bool Pure; ///< every sink of its stream is pure (StreamSinks::Pure)
     };
     std::vector<Leaf> Plan;
     bool PlanOk = false; ///< Plan is Sig's (valid while SigGen is)
@@ -318,6 +319,19 @@ private:
   /// Whether leaf `Node` holds the value `T` last sent, which held; else
   /// notes it as the one sent now (Held false until sent).
   bool repeats(uint32_t Node, Tok &T);
+  /// Whether leaf `Node` of a pure stream holds the value `T` last sent,
+  /// which held: what repeats() answers true to, without its call or its
+  /// notes (a leaf it says no to goes to sendLeaf(), which asks repeats()).
+  bool heldRepeat(uint32_t Node, const Tok &T) const {
+    const detail::FlatNode &N = Flat[Node];
+    if (!T.Held || T.MemoK != N.K)
+      return false;
+    if (N.K == Value::Kind::String)
+      return T.MemoS == N.S;
+    if (N.K == Value::Kind::Array)
+      return sameItems(Node, T.MemoS);
+    return T.MemoBits == N.U;
+  }
   Cat catOf(uint32_t Node, int Depth, Origin O) const;
   bool wanted(uint32_t Stream);
 
