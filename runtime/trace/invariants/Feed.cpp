@@ -688,8 +688,15 @@ Feed::Layout *Feed::paramLayout(uint32_t Site) {
 
 Feed::Layout *Feed::readKnown(const Event &E, const SiteInfo &Info,
                               uint32_t Site) {
-  if (E.Kind != EventKind::Watch || !Info.ArgNames.empty())
-    return nullptr; // args of its own would come first in Flat
+  if (E.Kind != EventKind::Watch)
+    return nullptr;
+  // Args of its own would come first in Flat (an API site names its
+  // parameters, and its records carry only the context's args).
+  if (!Info.ArgNames.empty() && E.A)
+    for (const auto &KV : *E.A)
+      for (const std::string &N : Info.ArgNames)
+        if (N == KV.first)
+          return nullptr;
   const Value::Encoding Enc = E.V.encoding();
   if (!Enc.Data || !Enc.Keys)
     return nullptr;
