@@ -222,6 +222,7 @@ void Feed::close(std::vector<OpenScope> &Stack) {
 }
 
 void Feed::endTrace() {
+  giveBack();
   for (auto &[Thread, Stack] : Stacks)
     while (!Stack.empty())
       close(Stack);
