@@ -17,6 +17,8 @@
 //    and builds stream names only when it changes. Values are walked as
 //    flat nodes (reader/ValueDecode.h), from their bytes when the stream
 //    kept them encoded (TraceStream::setEncodedValues): no Value is built.
+//    A watch record of the shape of its layout's last one (most of them) is
+//    read from its bytes against that shape in one walk (readKnown()).
 //
 // Memory: the open regions of each thread (each with a table over the
 // sites), the interned names and each site's layout; nothing per record.
