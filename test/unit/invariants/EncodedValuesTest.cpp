@@ -147,22 +147,34 @@ std::string vi(uint64_t V) {
 std::string str(const std::string &S) { return vi(S.size()) + S; }
 std::string tag(Val V) { return std::string(1, static_cast<char>(V)); }
 
+/// Appends block `B` with `Payload` to a trace's bytes.
+void putBlock(std::string &Bytes, Block B, const std::string &Payload) {
+  Bytes += static_cast<char>(B);
+  auto Len = static_cast<uint32_t>(Payload.size());
+  for (int I = 0; I < 4; ++I)
+    Bytes += static_cast<char>((Len >> (8 * I)) & 0xff);
+  Bytes += Payload;
+}
+
+/// A trace's header (format 1.6), then its Process and Clock blocks.
+std::string traceStart() {
+  std::string Bytes(sonde::format::Magic, 8);
+  Bytes += std::string{1, 0, 6, 0, 0, 0, 0, 0};
+  putBlock(Bytes, Block::Process,
+           vi(42) + vi(1) + vi(0) + str("host") + str("prog") + vi(1000000000) +
+               str("boot"));
+  putBlock(Bytes, Block::Clock, vi(0) + vi(1000000000) + vi(1000000000));
+  return Bytes;
+}
+
 /// A trace (format 1.6) of watch site 1 on thread 0 whose one Events block
 /// holds `Values`, one record each; string 1 ("k") is defined before the
 /// block, string 2 ("late") after it.
 std::string traceOf(const std::vector<std::string> &Values) {
-  std::string Bytes(sonde::format::Magic, 8);
-  Bytes += std::string{1, 0, 6, 0, 0, 0, 0, 0};
+  std::string Bytes = traceStart();
   auto Put = [&Bytes](Block B, const std::string &Payload) {
-    Bytes += static_cast<char>(B);
-    auto Len = static_cast<uint32_t>(Payload.size());
-    for (int I = 0; I < 4; ++I)
-      Bytes += static_cast<char>((Len >> (8 * I)) & 0xff);
-    Bytes += Payload;
+    putBlock(Bytes, B, Payload);
   };
-  Put(Block::Process, vi(42) + vi(1) + vi(0) + str("host") + str("prog") +
-                          vi(1000000000) + str("boot"));
-  Put(Block::Clock, vi(0) + vi(1000000000) + vi(1000000000));
   Put(Block::Site, vi(1) + static_cast<char>(sonde::SiteKind::Watch) +
                        static_cast<char>(0) + vi(1) + vi(0) + str("user") +
                        str("w") + str("f.cpp") + str("fn") + str("") + str(""));
@@ -410,23 +422,15 @@ namespace {
 /// With `Bug`: p1's hash stays the same at step 10, p2 turns float16 at
 /// step 12, and from step 15 on p0 has another shape (a new layout).
 std::string stepsTrace(bool Bug) {
-  std::string Bytes(sonde::format::Magic, 8);
-  Bytes += std::string{1, 0, 6, 0, 0, 0, 0, 0};
+  std::string Bytes = traceStart();
   auto Put = [&Bytes](Block B, const std::string &Payload) {
-    Bytes += static_cast<char>(B);
-    auto Len = static_cast<uint32_t>(Payload.size());
-    for (int I = 0; I < 4; ++I)
-      Bytes += static_cast<char>((Len >> (8 * I)) & 0xff);
-    Bytes += Payload;
+    putBlock(Bytes, B, Payload);
   };
   auto Site = [](uint32_t Id, sonde::SiteKind K, const std::string &Name) {
     return vi(Id) + static_cast<char>(K) + static_cast<char>(0) + vi(Id) +
            vi(0) + str("user") + str(Name) + str("f.cpp") + str("train") +
            str("") + str("");
   };
-  Put(Block::Process, vi(42) + vi(1) + vi(0) + str("host") + str("prog") +
-                          vi(1000000000) + str("boot"));
-  Put(Block::Clock, vi(0) + vi(1000000000) + vi(1000000000));
   Put(Block::Site, Site(1, sonde::SiteKind::State, "model"));
   Put(Block::Site, Site(2, sonde::SiteKind::Api, "f"));
   Put(Block::Thread, vi(0) + vi(100) + str("t"));
