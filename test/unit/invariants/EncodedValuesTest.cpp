@@ -156,6 +156,14 @@ void putBlock(std::string &Bytes, Block B, const std::string &Payload) {
   Bytes += Payload;
 }
 
+/// An encoded Array of the encoded values `Items`.
+std::string arrayOf(const std::vector<std::string> &Items) {
+  std::string Out = tag(Val::Array) + vi(Items.size());
+  for (const std::string &V : Items)
+    Out += V;
+  return Out;
+}
+
 /// A trace's header (format 1.6), then its Process and Clock blocks.
 std::string traceStart() {
   std::string Bytes(sonde::format::Magic, 8);
@@ -344,27 +352,22 @@ TEST(EncodedValues, FlattenAsReadsByAShapeExactlyWhatFlattenMakes) {
       Out += vi(1) + M; // key "k"
     return Out;
   };
-  auto Arr = [](const std::vector<std::string> &Items) {
-    std::string Out = tag(Val::Array) + vi(Items.size());
-    for (const std::string &I : Items)
-      Out += I;
-    return Out;
-  };
   std::vector<std::pair<std::string, std::string>> Inputs = fuzzTraceCorpus();
   Inputs.push_back(
       {"shapes",
-       traceOf({Obj({I7, Ab, Arr({I7, F})}), Obj({I7, Ab, Arr({I7, F})}),
-                Obj({I7, str("cd").insert(0, tag(Val::String)), Arr({I7, F})}),
-                Obj({U7, Ab, Arr({I7, F})}), Obj({I7, Ab, Arr({I7, F, F})}),
-                Obj({I7, Ab, Arr({I7})}), Obj({I7, Ab}), Obj({I7, Ab, I7}),
-                Arr({I7, Ab, Arr({I7, F})}), Obj({I7, Ab, Obj({I7, F})}),
-                Obj({tag(Val::True), Ab, Arr({I7, F})}),
-                Obj({tag(Val::Null), Ab, Arr({I7, F})}),
-                // Read by the other's shape, node by node, each of these
-                // two would pass for the other (a False tag is 1, the id of
-                // "k"): only their counts tell them apart.
-                Obj({Arr({I7}), I7}), Obj({Arr({I7, tag(Val::False), I7})}),
-                Obj({Arr({I7}), I7})})});
+       traceOf(
+           {Obj({I7, Ab, arrayOf({I7, F})}), Obj({I7, Ab, arrayOf({I7, F})}),
+            Obj({I7, str("cd").insert(0, tag(Val::String)), arrayOf({I7, F})}),
+            Obj({U7, Ab, arrayOf({I7, F})}), Obj({I7, Ab, arrayOf({I7, F, F})}),
+            Obj({I7, Ab, arrayOf({I7})}), Obj({I7, Ab}), Obj({I7, Ab, I7}),
+            arrayOf({I7, Ab, arrayOf({I7, F})}), Obj({I7, Ab, Obj({I7, F})}),
+            Obj({tag(Val::True), Ab, arrayOf({I7, F})}),
+            Obj({tag(Val::Null), Ab, arrayOf({I7, F})}),
+            // Read by the other's shape, node by node, each of these
+            // two would pass for the other (a False tag is 1, the id of
+            // "k"): only their counts tell them apart.
+            Obj({arrayOf({I7}), I7}), Obj({arrayOf({I7, tag(Val::False), I7})}),
+            Obj({arrayOf({I7}), I7})})});
   for (const auto &[Name, Bytes] : Inputs) {
     auto Own =
         std::make_shared<std::vector<uint8_t>>(Bytes.begin(), Bytes.end());
@@ -453,12 +456,6 @@ std::string stepsTrace(bool Bug) {
       Out += vi(Key) + V;
     return Out;
   };
-  auto Arr = [](const std::vector<std::string> &Items) {
-    std::string Out = tag(Val::Array) + vi(Items.size());
-    for (const std::string &V : Items)
-      Out += V;
-    return Out;
-  };
   auto Watch = [](uint32_t SiteId, const std::string &V) {
     return vi(uint64_t(SiteId) << sonde::format::EvTypeBits |
               static_cast<uint8_t>(Ev::Watch)) +
@@ -466,18 +463,18 @@ std::string stepsTrace(bool Bug) {
   };
   std::string Records;
   for (int Step = 0; Step < 20; ++Step) {
-    Records +=
-        Watch(2, Obj({{6, S("pre")},
-                      {7, I(Step)},
-                      {8, Arr({Obj({{4, S("a" + std::to_string(Step))}})})}}));
+    Records += Watch(
+        2, Obj({{6, S("pre")},
+                {7, I(Step)},
+                {8, arrayOf({Obj({{4, S("a" + std::to_string(Step))}})})}}));
     Records += Watch(2, Obj({{6, S("post")},
                              {7, I(Step)},
                              {9, Obj({{4, S("r" + std::to_string(Step))}})}}));
     for (int P = 0; P < 3; ++P) {
       int HashStep = Bug && P == 1 && Step == 10 ? 9 : Step;
-      std::string Shape = Arr({I(2), I(3 + P)});
+      std::string Shape = arrayOf({I(2), I(3 + P)});
       if (Bug && P == 0 && Step >= 15)
-        Shape = Arr({I(2), I(3), I(1)});
+        Shape = arrayOf({I(2), I(3), I(1)});
       Records += Watch(
           1,
           Obj({{1, S("p" + std::to_string(P))},
