@@ -117,7 +117,7 @@ void Hand_Region(benchmark::State &State) {
 BENCHMARK(Hand_Region)->UseManualTime();
 
 void Inserted_Region(benchmark::State &State) {
-  bursts(State, [](int64_t) { sonde::InsertedRegion R(Table[1]); }, true);
+  bursts(State, [](int64_t) { sonde::InsertedRegion R(Table, 1); }, true);
 }
 BENCHMARK(Inserted_Region)->UseManualTime();
 

@@ -104,8 +104,8 @@ private:
       // exactly as long.
       Code Open("((void)");
       if (G.empty() && Pr.Mode == ModeKind::Region) {
-        Open += "::sonde::InsertedRegion(" + R.Var;
-        Open += A.Values;
+        Open += "::sonde::InsertedRegion(";
+        Open += regionSite(R, A);
       } else {
         Open += "::sonde::CondRegion(";
         Open += condition(G);

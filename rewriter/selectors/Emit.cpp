@@ -116,14 +116,22 @@ Code guarded(const Code &G, const Code &St) {
   return C;
 }
 
+Code regionSite(const SiteRef &R, const RideAlong &A) {
+  if (A.empty())
+    return Code(R.Table + ", " + std::to_string(R.Index));
+  Code C(R.Var);
+  C += A.Values;
+  return C;
+}
+
 /// A region object named `Var` for site `R`.
 Code regionDecl(const Probe &Pr, const SiteRef &R, const Code &G,
                 const RideAlong &A, StringRef Var, bool Closable) {
   bool Instant = Pr.Mode == ModeKind::Instant;
   Code C;
   if (!Closable && G.empty() && !Instant) {
-    C += "::sonde::InsertedRegion " + Var.str() + "(" + R.Var;
-    C += A.Values;
+    C += "::sonde::InsertedRegion " + Var.str() + "(";
+    C += regionSite(R, A);
     C += ");";
     return C;
   }

@@ -47,6 +47,11 @@ Code condition(const Code &G);
 /// `if (G) St`, or `St` when there is no guard.
 Code guarded(const Code &G, const Code &St);
 
+/// What an InsertedRegion of site `R` is built from: `table, index` when
+/// nothing rides along (the table's look-up is then out of line), else the
+/// site and the ride-alongs.
+Code regionSite(const SiteRef &R, const RideAlong &A);
+
 /// A region object named `Var` for site `R`: a Region, an InstantRegion, or
 /// a CondRegion when it is guarded, carries an instant's ride-alongs or
 /// must be able to close early (`Closable`).

@@ -31,6 +31,10 @@
 //   unended     misused begin()/end(): a begin() left without its end()
 //               inside `outer`, an `inner` Region closed by the end() of a
 //               begin() around it, then a watch outside every region
+//   writtenas   one value of each of many types, watched three ways: as
+//               inserted code does (watchAt on a SiteTable, sites
+//               `inserted_T`), through watchAny (`any_T`), and by hand
+//               with the value's own type (`hand_T`)
 //   _exit       (any other MODE) _exit(99) right after the records
 //
 // Prints what it produced on stdout, one `key value` per line.
@@ -150,7 +154,86 @@ template <> struct sonde::ValueTraits<Point> {
   }
 };
 
+/// A pointer type with traits of its own: recorded as a string, not as an
+/// address (inserted watches must not take it for a plain pointer).
+struct Tagged {
+  int V;
+};
+template <> struct sonde::ValueTraits<Tagged *> {
+  static constexpr size_t MaxBytes = 3 + 6;
+  static void write(sonde::ValueWriter &W, const Tagged *) {
+    W.string("tagged", 6);
+  }
+};
+
 namespace {
+
+void plainFunction() {}
+int Pointee = 5;
+Tagged TaggedOne{1};
+char Text[] = "text";
+const volatile int VolatileInt = 3;
+
+/// Each type inserted watches may write through another (WrittenAs in
+/// sonde/detail/Inserted.h), with a value at an edge of its range.
+#define SONDE_WRITTEN_AS_VALUES(X)                                             \
+  X(schar, static_cast<signed char>(-128))                                     \
+  X(uchar, static_cast<unsigned char>(255))                                    \
+  X(plain_char, static_cast<char>(-3))                                         \
+  X(short, static_cast<short>(-32768))                                         \
+  X(ushort, static_cast<unsigned short>(65535))                                \
+  X(int, -2147483647 - 1)                                                      \
+  X(unsigned, 4294967295u)                                                     \
+  X(long, -9223372036854775807L - 1)                                           \
+  X(ulong, 18446744073709551615ul)                                             \
+  X(llong, -1LL)                                                               \
+  X(char16, static_cast<char16_t>(0xffff))                                     \
+  X(wchar, static_cast<wchar_t>(-1))                                           \
+  X(bool, true)                                                                \
+  X(float, 0.1f)                                                               \
+  X(double, -2.5)                                                              \
+  X(long_double, 1e300L)                                                       \
+  X(volatile_int, VolatileInt)                                                 \
+  X(int_ptr, &Pointee)                                                         \
+  X(const_int_ptr, static_cast<const int *>(&Pointee))                         \
+  X(volatile_int_ptr, &VolatileInt)                                            \
+  X(null_ptr, static_cast<double *>(nullptr))                                  \
+  X(void_ptr, static_cast<void *>(&Pointee))                                   \
+  X(function_ptr, &plainFunction)                                              \
+  X(char_ptr, static_cast<char *>(Text))                                       \
+  X(const_char_ptr, static_cast<const char *>("literal"))                      \
+  X(char_array, Text)                                                          \
+  X(tagged_ptr, &TaggedOne)                                                    \
+  X(enum, Color::Green)                                                        \
+  X(point, (Point{1.5, -2.25}))
+
+int writtenAs() {
+#define SONDE_TABLE_ENTRY(Name, Value)                                         \
+  "3\n0\n1\n0\nuser\ninserted_" #Name "\n\n\n"
+  static sonde::SiteTable Table(
+      "1\n29\nw.cpp\nwrittenAs\n" SONDE_WRITTEN_AS_VALUES(SONDE_TABLE_ENTRY));
+#define SONDE_SITE(Prefix, Name)                                               \
+  {sonde::SiteKind::Watch, "user", Prefix #Name, "w.cpp", 1, "writtenAs"},
+#define SONDE_HAND_SITE(Name, Value) SONDE_SITE("hand_", Name)
+#define SONDE_ANY_SITE(Name, Value) SONDE_SITE("any_", Name)
+  static sonde::Site Hand[] = {SONDE_WRITTEN_AS_VALUES(SONDE_HAND_SITE)};
+  static sonde::Site Any[] = {SONDE_WRITTEN_AS_VALUES(SONDE_ANY_SITE)};
+  static_assert(sizeof Hand / sizeof Hand[0] == 29,
+                "the table's count (its text's second line) is the number "
+                "of values");
+  uint32_t K = 0;
+#define SONDE_WATCH3(Name, Value)                                              \
+  {                                                                            \
+    const auto &V = Value;                                                     \
+    sonde::watchAt(Table, K, V);                                               \
+    sonde::watchAny(Any[K], V);                                                \
+    sonde::watchScalarOr(Hand[K], V);                                          \
+    ++K;                                                                       \
+  }
+  SONDE_WRITTEN_AS_VALUES(SONDE_WATCH3)
+  std::printf("produced %u\n", 3 * K);
+  return 0;
+}
 
 struct Recorder {
   ~Recorder() {
@@ -423,6 +506,8 @@ int main(int Argc, char **Argv) {
     return values();
   if (Mode == "series")
     return series(N);
+  if (Mode == "writtenas")
+    return writtenAs();
   if (Mode == "enable")
     return enableDisable();
   if (Mode == "fork")

@@ -4,7 +4,7 @@
 // RUN: rm -rf %t && mkdir -p %t/src %t/out && cp %S/Inputs/a.cpp %S/Inputs/b.cpp %t/src/
 // RUN: cd %t && %sonde-rewrite --spec %S/Inputs/probes.yaml src/a.cpp -- -std=c++17 > stdout.cpp
 // RUN: FileCheck %s --check-prefix=STDOUT --input-file %t/stdout.cpp
-// STDOUT: int step(int x) { static ::sonde::SiteTable sonde_sites_[[T:[0-9a-f]+]]("{{[0-9]+}}\n1\nsrc/a.cpp\nstep\n1\n0\n1\n{{[0-9a-f]+}}\ncompute.step\nstep\n\n\n"); ::sonde::InsertedRegion sonde_region_[[T]](sonde_sites_[[T]][0]); return x + 1; }
+// STDOUT: int step(int x) { static ::sonde::SiteTable sonde_sites_[[T:[0-9a-f]+]]("{{[0-9]+}}\n1\nsrc/a.cpp\nstep\n1\n0\n1\n{{[0-9a-f]+}}\ncompute.step\nstep\n\n\n"); ::sonde::InsertedRegion sonde_region_[[T]](sonde_sites_[[T]], 0); return x + 1; }
 //
 // -o keeps the relative path under DIR.
 // RUN: cd %t && %sonde-rewrite --spec %S/Inputs/probes.yaml -o out src/a.cpp src/b.cpp -- -std=c++17 2> progress.txt

@@ -30,12 +30,12 @@ int use(int x) {
   char c{sq(2)};
   // CHECK: {{^}}  char c{sq(2)};{{$}}
   const int m = runtime(2);
-  // CHECK: {{^}}  const int m = ((void)::sonde::InsertedRegion(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}]), runtime(2));
+  // CHECK: {{^}}  const int m = ((void)::sonde::InsertedRegion(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}), runtime(2));
   int y = sq(x);
-  // CHECK: {{^}}  int y = ((void)::sonde::InsertedRegion(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}]), sq(x));
+  // CHECK: {{^}}  int y = ((void)::sonde::InsertedRegion(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}), sq(x));
   const int z = sq(x);
-  // CHECK: {{^}}  const int z = ((void)::sonde::InsertedRegion(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}]), sq(x));
+  // CHECK: {{^}}  const int z = ((void)::sonde::InsertedRegion(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}), sq(x));
   const int k = [&] { return x * 2; }();
-  // CHECK: {{^}}  const int k = ((void)::sonde::InsertedRegion(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}]), [&] { return x * 2; }());
+  // CHECK: {{^}}  const int k = ((void)::sonde::InsertedRegion(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}), [&] { return x * 2; }());
   return int(a.size()) + c + m + y + z + k;
 }

@@ -29,7 +29,7 @@ decltype(auto) value(int v) {
 }
 
 decltype(auto) forward(std::vector<int> &v) { return front(v); }
-// CHECK: {{^}}decltype(auto) forward(std::vector<int> &v) {{.*}} return ((void)::sonde::InsertedRegion(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}]), ::sonde::passRef(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], front(v))); }
+// CHECK: {{^}}decltype(auto) forward(std::vector<int> &v) {{.*}} return ((void)::sonde::InsertedRegion(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}), ::sonde::passRef(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], front(v))); }
 
 static_assert(std::is_same<decltype(front(std::declval<std::vector<int> &>())), int &>::value, "");
 

@@ -35,7 +35,7 @@ Pinned makePinned(int v) { return Pinned(v); }
 // DIAG: nocopy-value.cpp:[[@LINE-2]]:28: warning: probe '* > #value' skipped: the returned object cannot pass through a watch unchanged (it cannot be copied or moved) [sonde-unsupported]
 
 std::unique_ptr<int> makeOwned(int v) { return std::make_unique<int>(v); }
-// CHECK: {{^}}std::unique_ptr<int> makeOwned(int v) {{.*}} return ((void)::sonde::InsertedRegion(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}]), std::make_unique<int>(v)); }
+// CHECK: {{^}}std::unique_ptr<int> makeOwned(int v) {{.*}} return ((void)::sonde::InsertedRegion(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}), std::make_unique<int>(v)); }
 // DIAG: nocopy-value.cpp:[[@LINE-2]]:41: warning: probe '* > #value' skipped: the returned 'std::unique_ptr<int>' is made in place (guaranteed copy elision) and a watch would copy or move it; return a local by name to watch it [sonde-copy]
 
 std::mutex mu;
@@ -43,7 +43,7 @@ int use(int v) {
   const std::lock_guard<std::mutex> lock(mu);
   // CHECK: {{^}}  const std::lock_guard<std::mutex> lock(mu); ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, lock);
   Pinned p = makePinned(v);
-  // CHECK: {{^}}  Pinned p = ((void)::sonde::InsertedRegion(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}]), makePinned(v)); ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, p);
+  // CHECK: {{^}}  Pinned p = ((void)::sonde::InsertedRegion(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}), makePinned(v)); ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, p);
   auto o = makeOwned(v);
   return p.v + *o;
 }

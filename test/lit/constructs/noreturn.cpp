@@ -41,5 +41,5 @@ void unwind(int depth) {
     std::longjmp(env, 1);
   // CHECK: {{^}}    std::longjmp(env, 1);{{$}}
   unwind(depth - 1);
-  // CHECK: {{^}}  ((void)::sonde::InsertedRegion(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}]), unwind(depth - 1));
+  // CHECK: {{^}}  ((void)::sonde::InsertedRegion(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}), unwind(depth - 1));
 }

@@ -30,9 +30,9 @@ float weight(float x) { return x; }
 
 float step(Net &net, float x) {
   Loss loss = criterion(net.forward(x), 1.0f);
-  // CHECK: {{^}}  Loss loss = ((void)::sonde::InsertedRegion(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}]), criterion(::sonde::call(true, sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], [&]() -> decltype(auto) { return net.forward(x); }), 1.0f));
+  // CHECK: {{^}}  Loss loss = ((void)::sonde::InsertedRegion(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}), criterion(::sonde::call(true, sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], [&]() -> decltype(auto) { return net.forward(x); }), 1.0f));
   loss.backward();
-  // CHECK: {{^}}  ((void)::sonde::InsertedRegion(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}]), loss.backward());
+  // CHECK: {{^}}  ((void)::sonde::InsertedRegion(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}), loss.backward());
   return weight(loss.value);
   // Unchanged: weight() is not selected.
   // CHECK: {{^}}  return weight(loss.value);
@@ -41,7 +41,7 @@ float step(Net &net, float x) {
 // Calls through templates: the callee is known by name.
 template <class M> float generic(M &model, float x) {
   return model.forward(x);
-  // CHECK: {{^}}  return ((void)::sonde::InsertedRegion(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}]), model.forward(x));
+  // CHECK: {{^}}  return ((void)::sonde::InsertedRegion(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}), model.forward(x));
 }
 float useGeneric(Net &n) { return generic(n, 2.0f); }
 

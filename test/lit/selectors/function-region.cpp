@@ -24,7 +24,7 @@
 // Methods, by a glob on the qualified name.
 struct Net {
   Net() : w(2) {}
-  // CHECK: {{^}}  Net() : w(2) { static ::sonde::SiteTable sonde_sites_[[CTOR:[0-9a-f]+]]("{{[0-9]+}}\n1\n{{.*}}function-region.cpp\nNet::Net\n1\n0\n[[@LINE-1]]\n{{[0-9a-f]+}}\ncompute.init\nNet\n\n\n"); ::sonde::InsertedRegion sonde_region_[[CTOR]](sonde_sites_[[CTOR]][0]);}
+  // CHECK: {{^}}  Net() : w(2) { static ::sonde::SiteTable sonde_sites_[[CTOR:[0-9a-f]+]]("{{[0-9]+}}\n1\n{{.*}}function-region.cpp\nNet::Net\n1\n0\n[[@LINE-1]]\n{{[0-9a-f]+}}\ncompute.init\nNet\n\n\n"); ::sonde::InsertedRegion sonde_region_[[CTOR]](sonde_sites_[[CTOR]], 0);}
   ~Net() { w = 0; }
   // CHECK: {{^}}  ~Net() { static ::sonde::SiteTable {{.*}}\nNet::~Net\n{{.*}}\nuser.teardown\nteardown\n{{.*}} ::sonde::InsertedRegion sonde_region_{{.*}} w = 0; }
   float forward(float x) { return x * w; }

@@ -161,8 +161,8 @@ TEST(Plan, SameExtentWrapsNest) {
   ASSERT_NE(At, llvm::StringRef::npos) << Line3.str();
   std::string Var = Line3.substr(At, Table.size() + 8).str();
   EXPECT_EQ(Line3.str(), "  ((void)::sonde::InsertedRegion(" + Var +
-                             "[0]), ((void)::sonde::InsertedRegion(" + Var +
-                             "[1]), f(x)));")
+                             ", 0), ((void)::sonde::InsertedRegion(" + Var +
+                             ", 1), f(x)));")
       << Line3.str();
   EXPECT_FALSE(bool(checkInsertionsOnly(
       "int f(int x) { return x; }\nint g(int x) {\n  f(x);\n  return 0;\n}\n",

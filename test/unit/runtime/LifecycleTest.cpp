@@ -8,12 +8,14 @@
 #include "sonde/trace.h"
 
 #include "Export.h"
+#include "Json.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
 #include <fstream>
@@ -495,6 +497,59 @@ TEST(Lifecycle, ValuesRoundTrip) {
   EXPECT_EQ(V["long_string"]->str(), std::string(256, 'x')); // capped
   EXPECT_EQ(V["cstr"]->str(), "literal");
   EXPECT_EQ(V["float"]->F, static_cast<double>(0.1f));
+}
+
+/// A value as JSON, with its kind: two values that read the same.
+std::string kindAndJson(const Value &V) {
+  TextOut T(nullptr);
+  {
+    JsonOut J(T);
+    J.value(V);
+  }
+  return std::to_string(static_cast<int>(V.K)) + " " +
+         std::string(T.buffer().data(), T.buffer().size());
+}
+
+// Inserted watches write a value through a type that records the same
+// bytes (every signed integer as an int64_t, every object pointer as an
+// address: WrittenAs in sonde/detail/Inserted.h), so that a file with many
+// types instantiates few writers. A value of each type, watched as inserted
+// code does (watchAt, watchAny) and by hand with its own type, reads back
+// the same: the edges of each integer's range, floating types, pointers
+// with every qualifier, a function pointer, strings, and a pointer type
+// whose traits are the program's own (not an address).
+TEST(Lifecycle, InsertedWatchesRecordWhatHandWrittenOnesDo) {
+  RunResult R = run({"writtenas", "0"});
+  ASSERT_TRUE(R.exited(0));
+  Trace T = readOne(R);
+  std::map<std::string, std::string> Hand, Inserted, Any;
+  for (const Event &E : T.Events) {
+    if (E.Kind != EventKind::Watch)
+      continue;
+    const std::string &Name = T.site(E.Site).Name;
+    for (auto [Prefix, Into] :
+         {std::pair{"hand_", &Hand}, {"inserted_", &Inserted}, {"any_", &Any}})
+      if (Name.rfind(Prefix, 0) == 0)
+        (*Into)[Name.substr(std::strlen(Prefix))] = kindAndJson(E.V);
+  }
+  ASSERT_EQ(Hand.size(), 29u);
+  EXPECT_EQ(Inserted, Hand);
+  EXPECT_EQ(Any, Hand);
+  // What the hand-written watches read, so that a writer that drops values
+  // on every path cannot pass.
+  auto Kind = [](Value::Kind K) {
+    return std::to_string(static_cast<int>(K)) + " ";
+  };
+  EXPECT_EQ(Hand["long"], Kind(Value::Kind::Int) + "-9223372036854775808");
+  EXPECT_EQ(Hand["ulong"], Kind(Value::Kind::UInt) + "18446744073709551615");
+  EXPECT_EQ(Hand["uchar"], Kind(Value::Kind::UInt) + "255");
+  EXPECT_EQ(Hand["wchar"], Kind(Value::Kind::Int) + "-1");
+  EXPECT_EQ(Hand["long_double"], Kind(Value::Kind::Float) + "1e+300");
+  EXPECT_EQ(Hand["null_ptr"], Kind(Value::Kind::UInt) + "0");
+  EXPECT_EQ(Hand["char_ptr"], Kind(Value::Kind::String) + "\"text\"");
+  EXPECT_EQ(Hand["tagged_ptr"], Kind(Value::Kind::String) + "\"tagged\"");
+  EXPECT_EQ(Hand["int_ptr"], Hand["void_ptr"]);
+  EXPECT_NE(Hand["int_ptr"], Hand["null_ptr"]);
 }
 
 TEST(Lifecycle, ArgsApplyToTheirRegionAndContextToNestedRecords) {

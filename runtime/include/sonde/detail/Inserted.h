@@ -118,7 +118,41 @@ inline const Site &SiteTable::operator[](uint32_t I) const noexcept {
 namespace rt {
 namespace detail {
 
-/// The watch of an inserted site, out of line: one instance per value type.
+/// The type an inserted watch of a `T` is written through. Types whose
+/// records are the same bytes share one: every signed integer is written as
+/// an int64_t, every unsigned one as a uint64_t, every floating type as a
+/// double (watchScalar's own conversions), and every object pointer whose
+/// traits are sonde's own as an address. The out-of-line writers are
+/// instantiated per written type, and each instance is a whole record
+/// writer for the optimizer: sharing them took 40 % of g++'s -O2 cost of an
+/// instrument-all spec on leveldb's version_set.cc (docs/reliability.md,
+/// "The cost of instrumented code").
+template <class U, class = void> struct WrittenAsOf {
+  using type = U;
+};
+template <class U>
+struct WrittenAsOf<U, std::enable_if_t<std::is_floating_point<U>::value>> {
+  using type = double;
+};
+template <class U>
+struct WrittenAsOf<U, std::enable_if_t<std::is_integral<U>::value &&
+                                       !std::is_same<U, bool>::value>> {
+  using type = std::conditional_t<std::is_signed<U>::value, int64_t, uint64_t>;
+};
+/// Only behind watchable<T>(): the traits of a recordable pointer are
+/// complete, as is_base_of needs.
+template <class P>
+struct WrittenAsOf<
+    P *,
+    std::enable_if_t<std::is_object<P>::value &&
+                     std::is_base_of<AddressTraits, ValueTraits<P *>>::value>> {
+  using type = const volatile void *;
+};
+template <class T>
+using WrittenAs = typename WrittenAsOf<std::remove_cv_t<T>>::type;
+
+/// The watch of an inserted site, out of line: one instance per written
+/// type (WrittenAs).
 template <class T>
 SONDE_OUT_OF_LINE void watchOut(const Site &S, const T &V) noexcept {
   watchScalarOr(S, V);
@@ -155,6 +189,18 @@ SONDE_OUT_OF_LINE inline Opened openOut(const Site &S) noexcept {
   return {T, open(T, Id, now())};
 }
 
+/// openOut() of site `I` of `Tb`: the table's look-up is here, not at the
+/// site (one branch and one call fewer per instrumented function).
+SONDE_OUT_OF_LINE inline Opened openOutAt(const SiteTable &Tb,
+                                          uint32_t I) noexcept {
+  const Site &S = Tb[I];
+  uint32_t Id = activeId(S);
+  if (!Id)
+    return {nullptr, 0};
+  ThreadState *T = thread();
+  return {T, open(T, Id, now())};
+}
+
 /// openOut() with args recorded at entry, as Region(S, Vs...) does.
 template <class... Args>
 SONDE_OUT_OF_LINE Opened openOut(const Site &S, const Args &...Vs) noexcept {
@@ -177,7 +223,7 @@ SONDE_OUT_OF_LINE inline void closeOut(Opened O) noexcept {
 /// Watches `V` if its type is recordable; else does nothing.
 template <class T> inline void watchAny(const Site &S, const T &V) noexcept {
   if constexpr (watchable<T>())
-    rt::detail::watchOut(S, V);
+    rt::detail::watchOut<rt::detail::WrittenAs<T>>(S, V);
 }
 
 /// Watches `V` as site `I` of `Tb` if its type is recordable; else does
@@ -186,7 +232,7 @@ template <class T> inline void watchAny(const Site &S, const T &V) noexcept {
 template <class T>
 inline void watchAt(const SiteTable &Tb, uint32_t I, const T &V) noexcept {
   if constexpr (watchable<T>())
-    rt::detail::watchOutAt<std::remove_cv_t<T>>(Tb, I, V);
+    rt::detail::watchOutAt<rt::detail::WrittenAs<T>>(Tb, I, V);
 }
 
 /// The region inserted code opens (a function's, a call site's): what
@@ -194,6 +240,9 @@ inline void watchAt(const SiteTable &Tb, uint32_t I, const T &V) noexcept {
 class InsertedRegion {
 public:
   explicit InsertedRegion(const Site &S) noexcept : O(rt::detail::openOut(S)) {}
+  /// The region of site `I` of `Tb`: what inserted code opens.
+  InsertedRegion(const SiteTable &Tb, uint32_t I) noexcept
+      : O(rt::detail::openOutAt(Tb, I)) {}
   template <class... Args>
   InsertedRegion(const Site &S, const Args &...Vs) noexcept
       : O(rt::detail::openOut(S, Vs...)) {}

@@ -186,10 +186,19 @@ template <size_t N> struct ValueTraits<char[N]> : ValueTraits<const char *> {};
 template <size_t N>
 struct ValueTraits<const char[N]> : ValueTraits<const char *> {};
 
+namespace rt {
+namespace detail {
+/// The base of sonde's own traits for pointers: a pointer whose traits
+/// derive from it records only its address, whatever it points to.
+struct AddressTraits {};
+} // namespace detail
+} // namespace rt
+
 /// Pointers other than strings are recorded as an address.
 template <class T>
 struct ValueTraits<
-    T *, std::enable_if_t<!std::is_same<std::remove_cv_t<T>, char>::value>> {
+    T *, std::enable_if_t<!std::is_same<std::remove_cv_t<T>, char>::value>>
+    : rt::detail::AddressTraits {
   static constexpr size_t MaxBytes = 9;
   static void write(ValueWriter &W, const T *V) noexcept {
     W.unsignedInteger(reinterpret_cast<uintptr_t>(V));
