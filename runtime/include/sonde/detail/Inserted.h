@@ -40,7 +40,8 @@ namespace sonde {
 // does) cost g++ 5 ms per site, at -O0 as at -O2, some 30 plain statements
 // (docs/reliability.md, "The cost of instrumented code"). So the code at a
 // site is one call: the writers below are out of line, one instance per
-// value type and one region pair per translation unit, whatever the number
+// written type (WrittenAs: all signed integers share one, all pointers
+// another) and one region pair per translation unit, whatever the number
 // of sites. The call is unconditional: an inlined on/off test made every
 // site a branch of its own, and the optimizers' work grows with branches
 // (1.5x g++'s and 1.8x clang's -O2 time of the stress file). An off site pays
