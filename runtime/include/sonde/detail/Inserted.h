@@ -181,8 +181,8 @@ struct Opened {
   uint32_t Depth;
 };
 
-/// Opens the region of an inserted site.
-SONDE_OUT_OF_LINE inline Opened openOut(const Site &S) noexcept {
+/// The body of both out-of-line openers below.
+SONDE_ALWAYS_INLINE Opened openSite(const Site &S) noexcept {
   uint32_t Id = activeId(S);
   if (!Id)
     return {nullptr, 0};
@@ -190,16 +190,16 @@ SONDE_OUT_OF_LINE inline Opened openOut(const Site &S) noexcept {
   return {T, open(T, Id, now())};
 }
 
+/// Opens the region of an inserted site.
+SONDE_OUT_OF_LINE inline Opened openOut(const Site &S) noexcept {
+  return openSite(S);
+}
+
 /// openOut() of site `I` of `Tb`: the table's look-up is here, not at the
 /// site (one branch and one call fewer per instrumented function).
 SONDE_OUT_OF_LINE inline Opened openOutAt(const SiteTable &Tb,
                                           uint32_t I) noexcept {
-  const Site &S = Tb[I];
-  uint32_t Id = activeId(S);
-  if (!Id)
-    return {nullptr, 0};
-  ThreadState *T = thread();
-  return {T, open(T, Id, now())};
+  return openSite(Tb[I]);
 }
 
 /// openOut() with args recorded at entry, as Region(S, Vs...) does.
