@@ -125,8 +125,12 @@ format:
 format-check:
 	@scripts/format-check
 
-# clang-tidy 19 with .clang-tidy over the engine and the plugin.
+# clang-tidy 19 with .clang-tidy over the engine and the plugin, through
+# sonde-tidy (test/tidy/MainFileTidy.cpp), built first when the engine is
+# (without it, scripts/tidy-check says so and runs clang-tidy-19).
 tidy-check: configure
+	@if ninja -C $(BUILD) -t targets all | grep -q '^test/tidy/sonde-tidy:'; then \
+	  cmake --build $(BUILD) -j $(JOBS) --target sonde-tidy; fi
 	@scripts/tidy-check $(BUILD)
 
 clean:
