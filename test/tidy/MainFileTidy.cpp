@@ -153,6 +153,15 @@ private:
   ClangTidyASTConsumerFactory ConsumerFactory;
 };
 
+/// clang-tidy's defaults, the nearest .clang-tidy over them, and `Override`
+/// over both: what clang-tidy's command line builds.
+std::unique_ptr<ClangTidyOptionsProvider>
+optionsProvider(ClangTidyOptions Override = ClangTidyOptions()) {
+  return std::make_unique<FileOptionsProvider>(
+      ClangTidyGlobalOptions(), ClangTidyOptions::getDefaults(),
+      std::move(Override), llvm::vfs::getRealFileSystem());
+}
+
 int usage(const char *Why) {
   llvm::errs() << "sonde-tidy: " << Why
                << "\nusage: sonde-tidy -p BUILD FILE...  |  sonde-tidy "
@@ -173,6 +182,8 @@ int main(int Argc, const char **Argv) {
       ListChecks = true;
     else if (Arg == "-p" && I + 1 < Argc)
       BuildDir = Argv[++I];
+    else if (Arg == "-p")
+      return usage("-p needs a build directory");
     else if (Arg.starts_with("-"))
       return usage(("unknown option " + Arg).str().c_str());
     else
@@ -181,9 +192,7 @@ int main(int Argc, const char **Argv) {
   if (ListChecks) {
     // The checks enabled for the first file, one per line, as
     // `clang-tidy --list-checks` prints them (after its header line).
-    ClangTidyContext Context(std::make_unique<FileOptionsProvider>(
-        ClangTidyGlobalOptions(), ClangTidyOptions::getDefaults(),
-        ClangTidyOptions(), llvm::vfs::getRealFileSystem()));
+    ClangTidyContext Context(optionsProvider());
     Context.setCurrentFile(Files.empty() ? "x.cpp" : Files[0]);
     ClangTidyASTConsumerFactory Factory(Context);
     for (const std::string &Name : Factory.getCheckNames())
@@ -196,15 +205,14 @@ int main(int Argc, const char **Argv) {
   std::unique_ptr<CompilationDatabase> Db =
       CompilationDatabase::loadFromDirectory(BuildDir, Error);
   if (!Db)
-    return usage(Error.c_str());
+    return usage(
+        ("no compile commands in " + BuildDir + ": " + StringRef(Error).trim())
+            .str()
+            .c_str());
 
-  // clang-tidy's defaults, the nearest .clang-tidy over them, and every
-  // warning made an error.
-  ClangTidyOptions Override;
-  Override.WarningsAsErrors = "*";
-  auto FS = llvm::vfs::getRealFileSystem();
-  ClangTidyContext Context(std::make_unique<FileOptionsProvider>(
-      ClangTidyGlobalOptions(), ClangTidyOptions::getDefaults(), Override, FS));
+  ClangTidyOptions EveryWarningAnError;
+  EveryWarningAnError.WarningsAsErrors = "*";
+  ClangTidyContext Context(optionsProvider(std::move(EveryWarningAnError)));
 
   ClangTool Tool(*Db, Files);
   // As clang-tidy: a configuration's ExtraArgsBefore and ExtraArgs.
@@ -235,7 +243,8 @@ int main(int Argc, const char **Argv) {
   int Status = Tool.run(&Factory);
   std::vector<ClangTidyError> Errors = DiagConsumer.take();
   unsigned AsErrors = 0;
-  handleErrors(Errors, Context, FB_NoFix, AsErrors, FS);
+  handleErrors(Errors, Context, FB_NoFix, AsErrors,
+               llvm::vfs::getRealFileSystem());
   // A file that could not be parsed has its errors among the findings.
   return Status != 0 || !Errors.empty() ? 1 : 0;
 }
