@@ -64,6 +64,51 @@ template <class T> inline void watch(const Site &S, const T &V) noexcept {
   rt::detail::commit(Th, Size);
 }
 
+namespace rt {
+namespace detail {
+
+/// A scalar as a scalar watch records it: its tag, and 8 bytes (a double's
+/// bits, an integer widened to 64 bits, none for a bool).
+template <class T>
+SONDE_ALWAYS_INLINE uint64_t scalarBits(T V, ValueTag &Tag) noexcept {
+  uint64_t Bits = 0;
+  if constexpr (std::is_floating_point<T>::value) {
+    double D = static_cast<double>(V);
+    std::memcpy(&Bits, &D, 8);
+    Tag = ValueTag::Float;
+  } else if constexpr (std::is_same<T, bool>::value) {
+    Tag = V ? ValueTag::True : ValueTag::False;
+  } else if constexpr (std::is_signed<T>::value) {
+    Bits = static_cast<uint64_t>(static_cast<int64_t>(V));
+    Tag = ValueTag::Int;
+  } else {
+    Bits = static_cast<uint64_t>(V);
+    Tag = ValueTag::UInt;
+  }
+  return Bits;
+}
+
+/// Writes and publishes the 24-byte record of a scalar watch at `P`, which
+/// reserve() gave: its tag in Aux, its 8 bytes after the time.
+SONDE_ALWAYS_INLINE void putScalarWatch(ThreadState *T, char *P, uint32_t Id,
+                                        ValueTag Tag, uint64_t Bits) noexcept {
+  putHeader(P, 24, RecType::Watch,
+            static_cast<uint8_t>(ScalarWatch | static_cast<int>(Tag)),
+            Id | levelBits(T));
+  put64(P + 8, now());
+  put64(P + 16, Bits);
+  commit(T, 24);
+}
+
+/// Whether a Float watch's bits are NaN or infinite (all ones in the
+/// exponent): what `check: finite` looks at, one compare.
+SONDE_ALWAYS_INLINE bool notFinite(uint64_t Bits) noexcept {
+  return (Bits & ExponentBits) == ExponentBits;
+}
+
+} // namespace detail
+} // namespace rt
+
 /// The fast path for the commonest watch: one fixed-size record.
 template <class T>
 SONDE_ALWAYS_INLINE std::enable_if_t<std::is_arithmetic<T>::value>
@@ -72,40 +117,14 @@ watchScalar(const Site &S, T V) noexcept {
   if (!Id)
     return;
   rt::ThreadState *Th = rt::detail::thread();
-  uint64_t Bits = 0;
-  if constexpr (std::is_floating_point<T>::value) {
-    double D = static_cast<double>(V);
-    std::memcpy(&Bits, &D, 8);
-  }
-  if (char *P = rt::detail::reserve(Th, 24)) {
-    rt::ValueTag Tag;
-    if constexpr (std::is_floating_point<T>::value) {
-      Tag = rt::ValueTag::Float;
-    } else if constexpr (std::is_same<T, bool>::value) {
-      Bits = 0;
-      Tag = V ? rt::ValueTag::True : rt::ValueTag::False;
-    } else if constexpr (std::is_signed<T>::value) {
-      Bits = static_cast<uint64_t>(static_cast<int64_t>(V));
-      Tag = rt::ValueTag::Int;
-    } else {
-      Bits = static_cast<uint64_t>(V);
-      Tag = rt::ValueTag::UInt;
-    }
-    // A scalar watch keeps its tag in Aux and its 8 bytes after the time.
-    rt::detail::putHeader(
-        P, 24, rt::RecType::Watch,
-        static_cast<uint8_t>(rt::ScalarWatch | static_cast<int>(Tag)),
-        Id | rt::detail::levelBits(Th));
-    rt::detail::put64(P + 8, now());
-    rt::detail::put64(P + 16, Bits);
-    rt::detail::commit(Th, 24);
-  }
-  // `check: finite`: one compare of the bits already recorded (all ones in
-  // the exponent: NaN or infinite), the site's flag only then.
+  rt::ValueTag Tag;
+  uint64_t Bits = rt::detail::scalarBits(V, Tag);
+  if (char *P = rt::detail::reserve(Th, 24))
+    rt::detail::putScalarWatch(Th, P, Id, Tag, Bits);
+  // `check: finite`: one compare of the bits already recorded, the site's
+  // flag only then.
   if constexpr (std::is_floating_point<T>::value)
-    if (SONDE_UNLIKELY((Bits & rt::detail::ExponentBits) ==
-                       rt::detail::ExponentBits) &&
-        (S.Flags & CheckFinite))
+    if (SONDE_UNLIKELY(rt::detail::notFinite(Bits)) && (S.Flags & CheckFinite))
       rt::detail::checkFailed(Th, Id, Bits);
 }
 

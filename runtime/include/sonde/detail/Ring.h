@@ -150,14 +150,14 @@ SONDE_ALWAYS_INLINE ThreadState *thread() noexcept {
   return T;
 }
 
-/// Reserves `Bytes` (a multiple of 8) in the ring, or returns null when the
-/// record must be dropped. Pair with commit().
-SONDE_ALWAYS_INLINE char *reserve(ThreadState *T, uint32_t Bytes) noexcept {
+/// reserve() without its slow path: null when the ring has no room for
+/// `Bytes` now (the slow path then decides: wait, or drop and count).
+SONDE_ALWAYS_INLINE char *tryReserve(ThreadState *T, uint32_t Bytes) noexcept {
   // Only this thread writes Published: a relaxed load reads its own store.
   uint64_t Pos = T->Published.load(std::memory_order_relaxed);
   if (SONDE_LIKELY(Pos + Bytes <= T->Limit)) {
     char *P = T->Data + (Pos & T->Mask);
-    SONDE_ASSUME(P != nullptr); // only the slow path returns null
+    SONDE_ASSUME(P != nullptr);
 #if defined(__GNUC__) && !defined(SONDE_NO_PREFETCH)
     // The writer thread last held the lines ahead of us (it read them on
     // the previous lap): ask for them now, so the ownership transfer
@@ -167,6 +167,16 @@ SONDE_ALWAYS_INLINE char *reserve(ThreadState *T, uint32_t Bytes) noexcept {
     // every record two more instructions (2 % of a region).
     __builtin_prefetch(P + 1024, 1, 3);
 #endif
+    return P;
+  }
+  return nullptr;
+}
+
+/// Reserves `Bytes` (a multiple of 8) in the ring, or returns null when the
+/// record must be dropped. Pair with commit().
+SONDE_ALWAYS_INLINE char *reserve(ThreadState *T, uint32_t Bytes) noexcept {
+  if (char *P = tryReserve(T, Bytes)) {
+    SONDE_ASSUME(P != nullptr); // only the slow path returns null
     return P;
   }
   return reserveSlow(T, Bytes);
