@@ -42,6 +42,8 @@ config.substitutions.append(
 config.substitutions.append(
     ("%build-gcc", "%s %s -O1 -g0" % (config.gxx, cxxflags)))
 config.substitutions.append(("%sonde-link", link))
+config.substitutions.append(
+    ("%sonde-so", os.path.join(config.sonde_lib_dir, "libsonde.so")))
 config.substitutions.append(("%cxx", config.clangxx))
 config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%not", os.path.join(config.llvm_bin, "not")))

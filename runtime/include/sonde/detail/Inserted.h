@@ -25,6 +25,7 @@
 #include "Ring.h"
 #include "StaticSite.h"
 #include "Values.h"
+#include "WatchTrampoline.h"
 
 #include <atomic>
 #include <cstdint>
@@ -227,13 +228,64 @@ template <class T> inline void watchAny(const Site &S, const T &V) noexcept {
     rt::detail::watchOut<rt::detail::WrittenAs<T>>(S, V);
 }
 
+namespace rt {
+namespace detail {
+
+#if SONDE_WATCH_TRAMPOLINE
+/// A scalar watch through sonde_watch_trampoline (WatchTrampoline.h): an
+/// asm that steps over the red zone, pushes the table, the packed index and
+/// tag, and the value's bytes, and calls through the GOT (no PLT stub, whose
+/// lazy binding would change r11). It changes no register and no flag the
+/// caller keeps; "memory" orders it with the code around it as a call is.
+SONDE_ALWAYS_INLINE void watchByTrampoline(const SiteTable &Tb, uint32_t I,
+                                           ValueTag Tag,
+                                           uint64_t Bits) noexcept {
+#define SONDE_STR2(X) #X
+#define SONDE_STR(X) SONDE_STR2(X)
+  asm volatile(
+      "lea -" SONDE_STR(
+          SONDE_TRAMPOLINE_RED_ZONE) "(%%rsp), %%rsp\n\t"
+                                     "pushq %0\n\t"
+                                     "pushq %1\n\t"
+                                     "pushq %2\n\t"
+                                     "call "
+                                     "*sonde_watch_trampoline@GOTPCREL(%%rip)"
+                                     "\n\t"
+                                     "lea " SONDE_STR(SONDE_TRAMPOLINE_RED_ZONE) "+" SONDE_STR(
+                                         SONDE_TRAMPOLINE_PUSHED) "(%%rsp), "
+                                                                  "%%rsp"
+      :
+      : "r"(&Tb),
+        "re"(static_cast<uint64_t>(I) << SONDE_TRAMPOLINE_TAG_BITS |
+             static_cast<uint8_t>(Tag)),
+        "r"(Bits)
+      : "memory");
+#undef SONDE_STR
+#undef SONDE_STR2
+}
+#endif
+
+} // namespace detail
+} // namespace rt
+
 /// Watches `V` as site `I` of `Tb` if its type is recordable; else does
 /// nothing. What a plain inserted watch is: one call, the table and a
-/// constant.
+/// constant; for a scalar under g++, the asm of watchByTrampoline.
 template <class T>
 inline void watchAt(const SiteTable &Tb, uint32_t I, const T &V) noexcept {
-  if constexpr (watchable<T>())
-    rt::detail::watchOutAt<rt::detail::WrittenAs<T>>(Tb, I, V);
+  if constexpr (watchable<T>()) {
+#if SONDE_WATCH_TRAMPOLINE
+    using Plain = std::remove_cv_t<T>;
+    if constexpr (std::is_arithmetic<Plain>::value) {
+      rt::ValueTag Tag;
+      uint64_t Bits = rt::detail::scalarBits(static_cast<Plain>(V), Tag);
+      rt::detail::watchByTrampoline(Tb, I, Tag, Bits);
+    } else
+#endif
+    {
+      rt::detail::watchOutAt<rt::detail::WrittenAs<T>>(Tb, I, V);
+    }
+  }
 }
 
 /// The region inserted code opens (a function's, a call site's): what
