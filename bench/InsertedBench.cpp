@@ -13,6 +13,15 @@
 //   Inserted_Region a sonde::InsertedRegion of a table's site, opened and
 //                   closed
 //   Inserted_Off    sonde::watchAt on a site that is off (`enabled: false`)
+//   Inserted_WatchCall
+//                   the call watchAt makes where it does not take the
+//                   trampoline (clang, or SONDE_NO_WATCH_TRAMPOLINE)
+//
+// Built twice: by the project's compiler (inserted-bench), and by g++
+// (inserted-bench-gxx), whose watchAt of a scalar is the asm that calls
+// sonde_watch_trampoline (sonde/detail/WatchTrampoline.h); Inserted_Watch
+// against Inserted_WatchCall in the g++ build is what the trampoline costs
+// at run time.
 //
 //===----------------------------------------------------------------------===//
 
@@ -110,6 +119,14 @@ void Inserted_Watch(benchmark::State &State) {
   bursts(State, [](int64_t V) { sonde::watchAt(Table, 0, V); }, true);
 }
 BENCHMARK(Inserted_Watch)->UseManualTime();
+
+void Inserted_WatchCall(benchmark::State &State) {
+  bursts(
+      State,
+      [](int64_t V) { sonde::rt::detail::watchOutAt<int64_t>(Table, 0, V); },
+      true);
+}
+BENCHMARK(Inserted_WatchCall)->UseManualTime();
 
 void Hand_Region(benchmark::State &State) {
   bursts(State, [](int64_t) { sonde::Region R(RegionSite); }, true);
