@@ -32,6 +32,9 @@
         .type   sonde_watch_trampoline, @function
 sonde_watch_trampoline:
         .cfi_startproc
+        // Reached by an indirect call (through the GOT): a landing pad for
+        // indirect branch tracking, a no-op elsewhere.
+        endbr64
         .cfi_def_cfa_offset SONDE_TRAMPOLINE_CFA
         .cfi_offset 16, -SONDE_TRAMPOLINE_CFA // the return address
         pushq   %rbp

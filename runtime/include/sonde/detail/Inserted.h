@@ -235,33 +235,26 @@ namespace detail {
 /// A scalar watch through sonde_watch_trampoline (WatchTrampoline.h): an
 /// asm that steps over the red zone, pushes the table, the packed index and
 /// tag, and the value's bytes, and calls through the GOT (no PLT stub, whose
-/// lazy binding would change r11). It changes no register and no flag the
-/// caller keeps; "memory" orders it with the code around it as a call is.
+/// lazy binding would change r11). It changes no register the caller keeps
+/// (g++ takes every x86 asm to change the flags); "memory" orders it with
+/// the code around it as a call is ordered.
 SONDE_ALWAYS_INLINE void watchByTrampoline(const SiteTable &Tb, uint32_t I,
                                            ValueTag Tag,
                                            uint64_t Bits) noexcept {
-#define SONDE_STR2(X) #X
-#define SONDE_STR(X) SONDE_STR2(X)
   asm volatile(
-      "lea -" SONDE_STR(
-          SONDE_TRAMPOLINE_RED_ZONE) "(%%rsp), %%rsp\n\t"
-                                     "pushq %0\n\t"
-                                     "pushq %1\n\t"
-                                     "pushq %2\n\t"
-                                     "call "
-                                     "*sonde_watch_trampoline@GOTPCREL(%%rip)"
-                                     "\n\t"
-                                     "lea " SONDE_STR(SONDE_TRAMPOLINE_RED_ZONE) "+" SONDE_STR(
-                                         SONDE_TRAMPOLINE_PUSHED) "(%%rsp), "
-                                                                  "%%rsp"
+      "lea -%c[zone](%%rsp), %%rsp\n\t"
+      "pushq %[table]\n\t"
+      "pushq %[packed]\n\t"
+      "pushq %[bits]\n\t"
+      "call *sonde_watch_trampoline@GOTPCREL(%%rip)\n\t"
+      "lea %c[pop](%%rsp), %%rsp"
       :
-      : "r"(&Tb),
-        "re"(static_cast<uint64_t>(I) << SONDE_TRAMPOLINE_TAG_BITS |
-             static_cast<uint8_t>(Tag)),
-        "r"(Bits)
+      : [table] "r"(&Tb),
+        [packed] "re"(static_cast<uint64_t>(I) << SONDE_TRAMPOLINE_TAG_BITS |
+                      static_cast<uint8_t>(Tag)),
+        [bits] "r"(Bits), [zone] "i"(SONDE_TRAMPOLINE_RED_ZONE),
+        [pop] "i"(SONDE_TRAMPOLINE_RED_ZONE + SONDE_TRAMPOLINE_PUSHED)
       : "memory");
-#undef SONDE_STR
-#undef SONDE_STR2
 }
 #endif
 
