@@ -57,7 +57,10 @@ def main():
         fig["runtime.trampoline_watch_vs_floor"] = g["Inserted_Watch"] / g["Floor_RdtscStore"]
         fig["runtime.trampoline_off_ns"] = g["Inserted_Off"]
     else:
-        fig["not_measured"] = ["runtime.trampoline_watch_vs_call: no g++ build"]
+        why = "inserted-bench-gxx was not built (no g++)"
+        fig["not_measured"] = {k: why for k in (
+            "runtime.trampoline_watch_vs_call", "runtime.trampoline_watch_vs_floor",
+            "runtime.trampoline_off_ns")}
     json.dump(fig, open(f"{parts}/inserted.json", "w"), indent=1, sort_keys=True)
 
 

@@ -12,6 +12,9 @@ import tempfile
 import unittest
 
 RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results.py")
+INSERTED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "inserted-results.py")
+TRAMPOLINE = ["runtime.trampoline_watch_vs_call", "runtime.trampoline_watch_vs_floor",
+              "runtime.trampoline_off_ns"]
 SPDLOG = ["runtime.spdlog_ns", "runtime.spdlog_vs_sonde"]
 LTTNG = ["runtime.lttng_ns", "runtime.lttng_vs_sonde", "runtime.lttng_vs_floor"]
 
@@ -104,6 +107,47 @@ class NotMeasured(unittest.TestCase):
         self.assertAlmostEqual(res["runtime.lttng_vs_floor"], 5)
         self.assertNotIn("not measured", table)
         self.assertEqual(err, [])
+
+
+class Trampoline(unittest.TestCase):
+    """inserted-results.py: the trampoline's figures from the g++ build, or
+    said not measured when there is none."""
+
+    def inserted(self, gxx):
+        def raw(path, ns):
+            json.dump({"benchmarks": [
+                {"run_name": n + "/manual_time", "run_type": "iteration",
+                 "ns_per_event": v * 1e-9} for n, v in ns.items()]}, open(path, "w"))
+        with tempfile.TemporaryDirectory() as parts:
+            raw(f"{parts}/inserted-raw.json",
+                {"Floor_RdtscStore": 10, "Hand_Watch": 11, "Inserted_Watch": 12,
+                 "Hand_Region": 20, "Inserted_Region": 21, "Inserted_Off": 3,
+                 "Inserted_WatchCall": 12})
+            if gxx:
+                raw(f"{parts}/inserted-gxx-raw.json",
+                    {"Floor_RdtscStore": 10, "Hand_Watch": 11, "Inserted_Watch": 15,
+                     "Hand_Region": 20, "Inserted_Region": 21, "Inserted_Off": 8,
+                     "Inserted_WatchCall": 12})
+            p = subprocess.run([sys.executable, INSERTED, parts], capture_output=True,
+                               text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            p = subprocess.run([sys.executable, RESULTS, "merge", parts,
+                                f"{parts}/results.json"], capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            return json.load(open(f"{parts}/results.json"))
+
+    def test_gxx_build(self):
+        res = self.inserted(True)
+        self.assertAlmostEqual(res["runtime.trampoline_watch_vs_call"], 15 / 12)
+        self.assertAlmostEqual(res["runtime.trampoline_watch_vs_floor"], 1.5)
+        self.assertAlmostEqual(res["runtime.trampoline_off_ns"], 8)
+        self.assertAlmostEqual(res["runtime.inserted_watch_vs_hand"], 12 / 11)
+        self.assertNotIn("not_measured", res)
+
+    def test_no_gxx_build(self):
+        res = self.inserted(False)
+        self.assertEqual(sorted(res["not_measured"]), sorted(TRAMPOLINE))
+        self.assertFalse(set(TRAMPOLINE) & set(res))
 
 
 if __name__ == "__main__":
