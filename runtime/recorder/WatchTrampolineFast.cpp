@@ -2,9 +2,9 @@
 //
 // The fast half behind sonde_watch_trampoline (WatchTrampoline.h): the
 // record of a scalar watch written with general registers only. This file
-// is compiled without SSE or MMX (runtime/CMakeLists.txt), and the test
-// watch-trampoline-registers disassembles what it became to hold it to
-// that: the caller's vector registers are not saved on this path.
+// is compiled without SSE or MMX (runtime/CMakeLists.txt), and
+// test/lit/exec/watch-trampoline.cpp disassembles what it became to hold it
+// to that: the caller's vector registers are not saved on this path.
 // Everything that may need more (registering a site, a thread's first
 // record, a full ring, decoding a table) is left to the slow half.
 //

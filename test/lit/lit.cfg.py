@@ -5,6 +5,7 @@
 # Checks anchor on `{{^}}` so that a CHECK comment never matches itself in
 # the rewritten copy of the test file.
 import os
+import platform
 import shutil
 
 import lit.formats
@@ -50,6 +51,9 @@ config.substitutions.append(("%not", os.path.join(config.llvm_bin, "not")))
 # Run as root with runuser: tests may act as another user (`nobody`).
 if os.geteuid() == 0 and shutil.which("runuser"):
     config.available_features.add("root")
+# The watch trampoline (sonde/detail/WatchTrampoline.h) is x86-64's.
+if platform.machine() in ("x86_64", "AMD64", "amd64"):
+    config.available_features.add("x86_64")
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_bin, config.environment.get("PATH", os.environ["PATH"])])
 

@@ -14,6 +14,7 @@
 //  - its fast half holds no vector or x87 instruction (it does not save
 //    them).
 //
+// REQUIRES: x86_64
 // RUN: %build-gcc -O2 %s -o %t.gcc %sonde-link -pthread
 // RUN: %build-clang -O2 %s -o %t.clang %sonde-link -pthread
 // RUN: objdump -dC --no-show-raw-insn --disassemble=sondeTestWatchEach %t.gcc | FileCheck %s --check-prefix=GCC-ASM
