@@ -128,6 +128,8 @@ sonde_watch_trampoline:
         movq    BITS, %rdx
         movl    %r8d, %ecx
         call    sonde_watch_slow
+        // The area's kind asked again (cached: a few instructions) rather
+        // than kept across the call: every register here is the caller's.
         call    sonde_vector_area
         cmpl    $512, %eax
         je      .Lfxrstor

@@ -37,7 +37,7 @@ extern "C" int sonde_watch_fast(const SiteTable *Table, uint64_t Packed,
   if (!P)
     return NeedsSlow;
   putScalarWatch(T, P, St & Site::IdMask, Tag, Bits);
-  if (Tag == ValueTag::Float && notFinite(Bits) && (S.Flags & CheckFinite))
+  if (Tag == ValueTag::Float && finiteCheckFails(S, Bits))
     return NeedsAlarm;
   return Recorded;
 }

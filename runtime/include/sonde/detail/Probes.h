@@ -100,10 +100,13 @@ SONDE_ALWAYS_INLINE void putScalarWatch(ThreadState *T, char *P, uint32_t Id,
   commit(T, 24);
 }
 
-/// Whether a Float watch's bits are NaN or infinite (all ones in the
-/// exponent): what `check: finite` looks at, one compare.
-SONDE_ALWAYS_INLINE bool notFinite(uint64_t Bits) noexcept {
-  return (Bits & ExponentBits) == ExponentBits;
+/// Whether `check: finite` on `S` alarms for a Float watch of `Bits`: one
+/// compare of the bits (all ones in the exponent: NaN or infinite), the
+/// site's flag only then.
+SONDE_ALWAYS_INLINE bool finiteCheckFails(const Site &S,
+                                          uint64_t Bits) noexcept {
+  return SONDE_UNLIKELY((Bits & ExponentBits) == ExponentBits) &&
+         (S.Flags & CheckFinite);
 }
 
 } // namespace detail
@@ -121,10 +124,9 @@ watchScalar(const Site &S, T V) noexcept {
   uint64_t Bits = rt::detail::scalarBits(V, Tag);
   if (char *P = rt::detail::reserve(Th, 24))
     rt::detail::putScalarWatch(Th, P, Id, Tag, Bits);
-  // `check: finite`: one compare of the bits already recorded, the site's
-  // flag only then.
+  // `check: finite`, on the bits already recorded.
   if constexpr (std::is_floating_point<T>::value)
-    if (SONDE_UNLIKELY(rt::detail::notFinite(Bits)) && (S.Flags & CheckFinite))
+    if (rt::detail::finiteCheckFails(S, Bits))
       rt::detail::checkFailed(Th, Id, Bits);
 }
 

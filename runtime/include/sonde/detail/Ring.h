@@ -157,7 +157,7 @@ SONDE_ALWAYS_INLINE char *tryReserve(ThreadState *T, uint32_t Bytes) noexcept {
   uint64_t Pos = T->Published.load(std::memory_order_relaxed);
   if (SONDE_LIKELY(Pos + Bytes <= T->Limit)) {
     char *P = T->Data + (Pos & T->Mask);
-    SONDE_ASSUME(P != nullptr);
+    SONDE_ASSUME(P != nullptr); // only the slow path returns null
 #if defined(__GNUC__) && !defined(SONDE_NO_PREFETCH)
     // The writer thread last held the lines ahead of us (it read them on
     // the previous lap): ask for them now, so the ownership transfer
@@ -175,10 +175,8 @@ SONDE_ALWAYS_INLINE char *tryReserve(ThreadState *T, uint32_t Bytes) noexcept {
 /// Reserves `Bytes` (a multiple of 8) in the ring, or returns null when the
 /// record must be dropped. Pair with commit().
 SONDE_ALWAYS_INLINE char *reserve(ThreadState *T, uint32_t Bytes) noexcept {
-  if (char *P = tryReserve(T, Bytes)) {
-    SONDE_ASSUME(P != nullptr); // only the slow path returns null
+  if (char *P = tryReserve(T, Bytes))
     return P;
-  }
   return reserveSlow(T, Bytes);
 }
 
