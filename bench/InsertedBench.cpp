@@ -122,8 +122,7 @@ BENCHMARK(Inserted_Watch)->UseManualTime();
 
 void Inserted_WatchCall(benchmark::State &State) {
   bursts(
-      State,
-      [](int64_t V) { sonde::rt::detail::watchOutAt<int64_t>(Table, 0, V); },
+      State, [](int64_t V) { sonde::rt::detail::watchSharedAt(Table, 0, V); },
       true);
 }
 BENCHMARK(Inserted_WatchCall)->UseManualTime();

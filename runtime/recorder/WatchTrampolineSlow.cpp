@@ -2,8 +2,8 @@
 //
 // The slow half behind sonde_watch_trampoline (WatchTrampoline.h): the
 // vector state is saved by then, and the watch is recorded as inserted
-// code records it without the trampoline (watchOutAt, of the type it is
-// written as), so that both give the same records.
+// code records it without the trampoline (watchSharedAt, of the type it
+// is written as), so that both give the same records.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,18 +28,18 @@ extern "C" void sonde_watch_slow(const SiteTable *Table, uint64_t Packed,
   case ValueTag::Float: {
     double D;
     std::memcpy(&D, &Bits, 8);
-    watchOutAt<double>(*Table, Index, D);
+    watchSharedAt(*Table, Index, D);
     return;
   }
   case ValueTag::Int:
-    watchOutAt<int64_t>(*Table, Index, static_cast<int64_t>(Bits));
+    watchSharedAt(*Table, Index, static_cast<int64_t>(Bits));
     return;
   case ValueTag::UInt:
-    watchOutAt<uint64_t>(*Table, Index, Bits);
+    watchSharedAt(*Table, Index, Bits);
     return;
   case ValueTag::True:
   case ValueTag::False:
-    watchOutAt<bool>(*Table, Index, Tag == ValueTag::True);
+    watchSharedAt(*Table, Index, Tag == ValueTag::True);
     return;
   default: // no tag scalarBits() gives
     return;

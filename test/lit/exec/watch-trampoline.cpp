@@ -44,7 +44,7 @@
 // GCC-ASM-NEXT: lea 0x98(%rsp),%rsp
 // CLANG-ASM: <sondeTestWatchEach>:
 // CLANG-ASM-NOT: sonde_watch_trampoline
-// CLANG-ASM: watchOutAt
+// CLANG-ASM: watchSharedAt
 // FAST: <sonde_watch_fast>:
 // FAST: ret
 // FAST: <sonde_vector_area>:

@@ -40,18 +40,21 @@ namespace sonde {
 // Forcing the whole record writer into each of them (as the hand-written API
 // does) cost g++ 5 ms per site, at -O0 as at -O2, some 30 plain statements
 // (docs/reliability.md, "The cost of instrumented code"). So the code at a
-// site is one call: the writers below are out of line, one instance per
-// written type (WrittenAs: all signed integers share one, all pointers
-// another) and one region pair per translation unit, whatever the number
-// of sites. The call is unconditional: an inlined on/off test made every
-// site a branch of its own, and the optimizers' work grows with branches
-// (1.5x g++'s and 1.8x clang's -O2 time of the stress file). An off site pays
-// the call and a load; an on site one direct call more than the hand-written
-// API (bench/inserted-bench measures both).
+// site is one call: the writers are out of line, whatever the number of
+// sites. Those that most sites call (the region's opener and closer, the
+// watches of integers, floating values, bools and pointers: WrittenAs) are
+// compiled once, in libsonde; a translation unit that compiled its own
+// copies paid about 120 M instructions of g++ -O2 for the region pair
+// alone. Only the writers of other types are templates here, one instance
+// per written type. The call is unconditional: an inlined on/off test made
+// every site a branch of its own, and the optimizers' work grows with
+// branches (1.5x g++'s and 1.8x clang's -O2 time of the stress file). An
+// off site pays the call and a load; an on site one call more than the
+// hand-written API (bench/inserted-bench measures both).
 
-/// The out-of-line writers: never inlined, and hidden, so that a call from a
-/// shared library (-fPIC) is direct, not through its PLT; every library has
-/// its own copy.
+/// The writers instantiated here: never inlined, and hidden, so that a call
+/// from a shared library (-fPIC) is direct, not through its PLT; every
+/// library has its own copy.
 #if defined(__GNUC__)
 #define SONDE_OUT_OF_LINE __attribute__((noinline, visibility("hidden")))
 #else
@@ -175,48 +178,55 @@ SONDE_OUT_OF_LINE void watchOutAt(const SiteTable &Tb, uint32_t I,
   watchScalarOr(Tb[I], V);
 }
 
-/// What openOut() opened: the thread (null when the site does not record)
-/// and the depth, returned together in two registers.
-struct Opened {
-  ThreadState *T;
-  uint32_t Depth;
-};
+/// The watch of site `I` of `Tb` for the written types most watches share
+/// (every integer, floating value, bool and object pointer with sonde's own
+/// traits: WrittenAs). In libsonde (recorder/InsertedWatches.cpp), not
+/// instantiated in every instrumented translation unit: each instance was a
+/// whole record writer for the optimizer, compiled again in each of them.
+void watchSharedAt(const SiteTable &Tb, uint32_t I, int64_t V) noexcept;
+void watchSharedAt(const SiteTable &Tb, uint32_t I, uint64_t V) noexcept;
+void watchSharedAt(const SiteTable &Tb, uint32_t I, double V) noexcept;
+void watchSharedAt(const SiteTable &Tb, uint32_t I, bool V) noexcept;
+void watchSharedAt(const SiteTable &Tb, uint32_t I,
+                   const volatile void *V) noexcept;
 
-/// The body of both out-of-line openers below.
-SONDE_ALWAYS_INLINE Opened openSite(const Site &S) noexcept {
-  uint32_t Id = activeId(S);
-  if (!Id)
-    return {nullptr, 0};
-  ThreadState *T = thread();
-  return {T, open(T, Id, now())};
+/// Whether watchSharedAt() writes the written type `W`.
+template <class W> constexpr bool writtenBySharedWriter() {
+  return std::is_same<W, int64_t>::value || std::is_same<W, uint64_t>::value ||
+         std::is_same<W, double>::value || std::is_same<W, bool>::value ||
+         std::is_same<W, const volatile void *>::value;
 }
 
-/// Opens the region of an inserted site.
-SONDE_OUT_OF_LINE inline Opened openOut(const Site &S) noexcept {
-  return openSite(S);
-}
+/// What the openers below answer for a site that opened no region (off, or
+/// sonde disabled): the depth it opened at otherwise.
+constexpr uint32_t NotOpened = ~uint32_t(0);
 
-/// openOut() of site `I` of `Tb`: the table's look-up is here, not at the
-/// site (one branch and one call fewer per instrumented function).
-SONDE_OUT_OF_LINE inline Opened openOutAt(const SiteTable &Tb,
-                                          uint32_t I) noexcept {
-  return openSite(Tb[I]);
-}
+/// Opens the region of an inserted site: the depth it opened at, or
+/// NotOpened. In libsonde (recorder/InsertedRegions.cpp), not inline: a
+/// definition here was compiled and optimized again in every instrumented
+/// translation unit (about 120 M instructions of g++ -O2 each,
+/// docs/reliability.md, "The cost of instrumented code").
+uint32_t openOut(const Site &S) noexcept;
 
-/// openOut() with args recorded at entry, as Region(S, Vs...) does.
+/// openOut() of site `I` of `Tb`: the table's look-up is in the call, not
+/// at the site (one branch and one call fewer per instrumented function).
+uint32_t openOutAt(const SiteTable &Tb, uint32_t I) noexcept;
+
+/// Closes the region an opener opened at depth `Depth` on this thread,
+/// with what was left open inside it; nothing for NotOpened. One 32-bit
+/// word is all a region object keeps: the thread is this one (inserted
+/// regions live in a function's frame, and coroutines are not
+/// instrumented), and a second word cost g++ a fifth more per region.
+void closeOut(uint32_t Depth) noexcept;
+
+/// openOut() with args recorded at entry, as Region(S, Vs...) does: one
+/// instance per list of arg types, so here.
 template <class... Args>
-SONDE_OUT_OF_LINE Opened openOut(const Site &S, const Args &...Vs) noexcept {
+SONDE_OUT_OF_LINE uint32_t openOut(const Site &S, const Args &...Vs) noexcept {
   uint32_t Id = activeId(S);
   if (!Id)
-    return {nullptr, 0};
-  ThreadState *T = thread();
-  return {T, openWithArgs(T, Id, now(), Vs...)};
-}
-
-/// Closes the region openOut() opened, when it opened one.
-SONDE_OUT_OF_LINE inline void closeOut(Opened O) noexcept {
-  if (O.T)
-    closeAt(O.T, O.Depth, 0, now());
+    return NotOpened;
+  return openWithArgs(thread(), Id, now(), Vs...);
 }
 
 } // namespace detail
@@ -276,7 +286,11 @@ inline void watchAt(const SiteTable &Tb, uint32_t I, const T &V) noexcept {
     } else
 #endif
     {
-      rt::detail::watchOutAt<rt::detail::WrittenAs<T>>(Tb, I, V);
+      using Written = rt::detail::WrittenAs<T>;
+      if constexpr (rt::detail::writtenBySharedWriter<Written>())
+        rt::detail::watchSharedAt(Tb, I, static_cast<Written>(V));
+      else
+        rt::detail::watchOutAt<Written>(Tb, I, V);
     }
   }
 }
@@ -285,21 +299,22 @@ inline void watchAt(const SiteTable &Tb, uint32_t I, const T &V) noexcept {
 /// sonde::Region records, with its writers out of line (see above).
 class InsertedRegion {
 public:
-  explicit InsertedRegion(const Site &S) noexcept : O(rt::detail::openOut(S)) {}
+  explicit InsertedRegion(const Site &S) noexcept
+      : Depth(rt::detail::openOut(S)) {}
   /// The region of site `I` of `Tb`: what inserted code opens.
   InsertedRegion(const SiteTable &Tb, uint32_t I) noexcept
-      : O(rt::detail::openOutAt(Tb, I)) {}
+      : Depth(rt::detail::openOutAt(Tb, I)) {}
   template <class... Args>
   InsertedRegion(const Site &S, const Args &...Vs) noexcept
-      : O(rt::detail::openOut(S, Vs...)) {}
-  ~InsertedRegion() { rt::detail::closeOut(O); }
+      : Depth(rt::detail::openOut(S, Vs...)) {}
+  ~InsertedRegion() { rt::detail::closeOut(Depth); }
   InsertedRegion(const InsertedRegion &) = delete;
   InsertedRegion &operator=(const InsertedRegion &) = delete;
 
 private:
-  /// The thread and the depth it opened at: what is left open inside is
-  /// closed with it (closeAt).
-  rt::detail::Opened O;
+  /// The depth it opened at (what is left open inside is closed with it,
+  /// closeAt), or NotOpened.
+  uint32_t Depth;
 };
 
 /// A region that records only when `On`, with optional args (recorded at
