@@ -18,7 +18,10 @@ SONDE_ALWAYS_INLINE uint32_t openSite(const Site &S) noexcept {
   uint32_t Id = activeId(S);
   if (!Id)
     return NotOpened;
-  return open(thread(), Id, now());
+  // The thread first: a thread's first record attaches it (its ring
+  // allocated), which must come before the region's start, not inside it.
+  ThreadState *T = thread();
+  return open(T, Id, now());
 }
 
 } // namespace

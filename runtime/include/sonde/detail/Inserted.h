@@ -226,7 +226,8 @@ SONDE_OUT_OF_LINE uint32_t openOut(const Site &S, const Args &...Vs) noexcept {
   uint32_t Id = activeId(S);
   if (!Id)
     return NotOpened;
-  return openWithArgs(thread(), Id, now(), Vs...);
+  ThreadState *T = thread(); // first: recorder/InsertedRegions.cpp says why
+  return openWithArgs(T, Id, now(), Vs...);
 }
 
 } // namespace detail
