@@ -11,25 +11,14 @@
 
 namespace sonde::rt::detail {
 
-namespace {
-
-/// The body of both openers.
-SONDE_ALWAYS_INLINE uint32_t openSite(const Site &S) noexcept {
-  uint32_t Id = activeId(S);
+uint32_t openOutAt(const SiteTable &Tb, uint32_t I) noexcept {
+  uint32_t Id = activeId(Tb[I]);
   if (!Id)
     return NotOpened;
   // The thread first: a thread's first record attaches it (its ring
   // allocated), which must come before the region's start, not inside it.
   ThreadState *T = thread();
   return open(T, Id, now());
-}
-
-} // namespace
-
-uint32_t openOut(const Site &S) noexcept { return openSite(S); }
-
-uint32_t openOutAt(const SiteTable &Tb, uint32_t I) noexcept {
-  return openSite(Tb[I]);
 }
 
 void closeOut(uint32_t Depth) noexcept {

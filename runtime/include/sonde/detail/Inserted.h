@@ -201,15 +201,13 @@ template <class W> constexpr bool writtenBySharedWriter() {
 /// sonde disabled): the depth it opened at otherwise.
 constexpr uint32_t NotOpened = ~uint32_t(0);
 
-/// Opens the region of an inserted site: the depth it opened at, or
-/// NotOpened. In libsonde (recorder/InsertedRegions.cpp), not inline: a
-/// definition here was compiled and optimized again in every instrumented
-/// translation unit (about 120 M instructions of g++ -O2 each,
-/// docs/reliability.md, "The cost of instrumented code").
-uint32_t openOut(const Site &S) noexcept;
-
-/// openOut() of site `I` of `Tb`: the table's look-up is in the call, not
-/// at the site (one branch and one call fewer per instrumented function).
+/// Opens the region of site `I` of `Tb`: the depth it opened at, or
+/// NotOpened. The table's look-up is in the call, not at the site (one
+/// branch and one call fewer per instrumented function). In libsonde
+/// (recorder/InsertedRegions.cpp), not inline: a definition here was
+/// compiled and optimized again in every instrumented translation unit
+/// (about 120 M instructions of g++ -O2 each, docs/reliability.md, "The
+/// cost of instrumented code").
 uint32_t openOutAt(const SiteTable &Tb, uint32_t I) noexcept;
 
 /// Closes the region an opener opened at depth `Depth` on this thread,
@@ -300,11 +298,10 @@ inline void watchAt(const SiteTable &Tb, uint32_t I, const T &V) noexcept {
 /// sonde::Region records, with its writers out of line (see above).
 class InsertedRegion {
 public:
-  explicit InsertedRegion(const Site &S) noexcept
-      : Depth(rt::detail::openOut(S)) {}
   /// The region of site `I` of `Tb`: what inserted code opens.
   InsertedRegion(const SiteTable &Tb, uint32_t I) noexcept
       : Depth(rt::detail::openOutAt(Tb, I)) {}
+  /// A region with ride-alongs: its site, and the values it records.
   template <class... Args>
   InsertedRegion(const Site &S, const Args &...Vs) noexcept
       : Depth(rt::detail::openOut(S, Vs...)) {}
