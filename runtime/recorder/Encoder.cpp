@@ -377,12 +377,13 @@ void announceThread(WriterState &W, ThreadRecord &R) {
 /// writing right now (chasing it there costs the producer 3x per record).
 uint64_t drainRing(WriterState &W, ThreadRecord &R, uint64_t Lag) {
   ThreadState &T = R.State;
-  uint64_t Pub = T.Published.load(std::memory_order_acquire);
-  uint64_t Pos = T.Consumed.load(std::memory_order_relaxed);
+  uint64_t Pub = T.Published.load(rt::detail::MemOrder::Acquire);
+  uint64_t Pos = T.Consumed.load(rt::detail::MemOrder::Relaxed);
   uint64_t Stop = Pub - Pos > 2 * Lag ? Pub - Lag : Pub;
   // Sites registered before these records were published are visible now.
   writeNewSites(W);
-  if (!R.Announced && (Pos != Pub || T.Dropped.load(std::memory_order_relaxed)))
+  if (!R.Announced &&
+      (Pos != Pub || T.Dropped.load(rt::detail::MemOrder::Relaxed)))
     announceThread(W, R);
   uint32_t NameV = R.NameVersion.load(std::memory_order_acquire);
   if (R.Announced && NameV != R.AnnouncedName) {
@@ -469,8 +470,9 @@ uint64_t drainRing(WriterState &W, ThreadRecord &R, uint64_t Lag) {
   W.PendingRecords += Records;
   closeEvents(W, P);
   // Release: the producer reuses the space only after we are done reading.
-  T.Consumed.store(Pos, std::memory_order_release);
-  uint64_t Dropped = T.Dropped.load(std::memory_order_relaxed) + R.CapDropped;
+  T.Consumed.store(Pos, rt::detail::MemOrder::Release);
+  uint64_t Dropped =
+      T.Dropped.load(rt::detail::MemOrder::Relaxed) + R.CapDropped;
   if (Dropped != R.WrittenDropped) {
     char *Q = beginBlock(W, Block::Dropped);
     Q = putVarint(Q, T.Index);

@@ -86,7 +86,7 @@ void recomputeAll(Registry &R) {
   for (uint32_t Id = 1; Id <= N; ++Id) {
     const Site *S = siteById(Id);
     uint32_t On = computeOn(R, *S) ? Site::OnBit : 0;
-    S->State.store(Id | On, std::memory_order_relaxed);
+    S->State.store(Id | On, rt::detail::MemOrder::Relaxed);
   }
 }
 
@@ -137,7 +137,7 @@ uint32_t registerSite(const Site &S) noexcept {
   ensureInit();
   Registry &R = registry();
   std::lock_guard<std::mutex> G(R.Lock);
-  uint32_t St = S.State.load(std::memory_order_relaxed);
+  uint32_t St = S.State.load(rt::detail::MemOrder::Relaxed);
   if (St != 0) // another thread registered it meanwhile
     return (St & Site::OnBit) ? (St & Site::IdMask) : 0;
   uint32_t N = R.Count.load(std::memory_order_relaxed);
@@ -152,7 +152,7 @@ uint32_t registerSite(const Site &S) noexcept {
     return 0;
   Chunk[I & (ChunkSize - 1)].store(&S, std::memory_order_relaxed);
   bool On = computeOn(R, S);
-  S.State.store(Id | (On ? Site::OnBit : 0), std::memory_order_relaxed);
+  S.State.store(Id | (On ? Site::OnBit : 0), rt::detail::MemOrder::Relaxed);
   // Release: a reader that sees Count sees the chunk entry.
   R.Count.store(Id, std::memory_order_release);
   return On ? Id : 0;

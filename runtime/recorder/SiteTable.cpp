@@ -37,7 +37,7 @@ const char *nextField(char *&P) noexcept {
 /// with an id no frame slot has. What a table gives when memory runs out.
 const Site &deadSite() noexcept {
   static Site Dead(SiteKind::Watch, "", "", "", 0, "");
-  Dead.State.store(Site::IdMask, std::memory_order_relaxed);
+  Dead.State.store(Site::IdMask, rt::detail::MemOrder::Relaxed);
   return Dead;
 }
 

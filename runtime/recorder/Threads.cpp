@@ -126,10 +126,10 @@ ThreadState *attachThread(const char &) noexcept {
   // Nobody reads a Free record's producer fields: start from where the
   // previous owner stopped, so positions stay monotonic for the writer.
   // First reserve takes the slow path and computes the limit.
-  T.Limit = T.Published.load(std::memory_order_relaxed);
+  T.Limit = T.Published.load(rt::detail::MemOrder::Relaxed);
   T.Depth = 0;
   std::memset(T.Frames, 0, MaxFrameSites * sizeof(uint16_t));
-  T.Dropped.store(0, std::memory_order_relaxed);
+  T.Dropped.store(0, rt::detail::MemOrder::Relaxed);
   T.Index = NextIndex.fetch_add(1, std::memory_order_relaxed);
   CachedTid = 0;
   R->Tid = currentTid();
@@ -157,14 +157,14 @@ ThreadState *attachThread(const char &) noexcept {
 char *reserveSlow(ThreadState *T, uint32_t Bytes) noexcept {
   const uint64_t Cap = T->Mask + 1;
   if (Cap <= 1 || Bytes > Cap / 2) { // the sink, or a record that never fits
-    T->Dropped.store(T->Dropped.load(std::memory_order_relaxed) + 1,
-                     std::memory_order_relaxed);
+    T->Dropped.store(T->Dropped.load(rt::detail::MemOrder::Relaxed) + 1,
+                     rt::detail::MemOrder::Relaxed);
     return nullptr;
   }
   unsigned Waits = 0;
   for (;;) {
-    uint64_t Consumed = T->Consumed.load(std::memory_order_acquire);
-    uint64_t Head = T->Published.load(std::memory_order_relaxed);
+    uint64_t Consumed = T->Consumed.load(rt::detail::MemOrder::Acquire);
+    uint64_t Head = T->Published.load(rt::detail::MemOrder::Relaxed);
     uint64_t Off = Head & T->Mask;
     if (Off + Bytes > Cap) {
       // The record would straddle the end: pad to the end and wrap. The pad
@@ -174,7 +174,7 @@ char *reserveSlow(ThreadState *T, uint32_t Bytes) noexcept {
       if (Head + PadBytes <= Consumed + Cap) {
         detail::putHeader(T->Data + Off, 0, RecType::Pad, 0,
                           static_cast<uint32_t>(PadBytes));
-        T->Published.store(Head + PadBytes, std::memory_order_release);
+        T->Published.store(Head + PadBytes, rt::detail::MemOrder::Release);
         continue;
       }
     } else if (Head + Bytes <= Consumed + Cap) {
@@ -185,8 +185,8 @@ char *reserveSlow(ThreadState *T, uint32_t Bytes) noexcept {
     }
     // Full.
     if (config().DropWhenFull || shutDown()) {
-      T->Dropped.store(T->Dropped.load(std::memory_order_relaxed) + 1,
-                       std::memory_order_relaxed);
+      T->Dropped.store(T->Dropped.load(rt::detail::MemOrder::Relaxed) + 1,
+                       rt::detail::MemOrder::Relaxed);
       return nullptr;
     }
     // Block: wake the writer and wait for room. After a while, drain
@@ -208,12 +208,13 @@ void resetThreadsInChild() noexcept {
   ThreadState *Mine = Current;
   for (ThreadRecord *R = threadList(); R; R = R->Next) {
     // The parent writes what was pending at fork; the child starts empty.
-    R->State.Consumed.store(R->State.Published.load(std::memory_order_relaxed),
-                            std::memory_order_relaxed);
+    R->State.Consumed.store(
+        R->State.Published.load(rt::detail::MemOrder::Relaxed),
+        rt::detail::MemOrder::Relaxed);
     R->Announced = false;
     R->WrittenDropped = 0;
     R->CapDropped = 0;
-    R->State.Dropped.store(0, std::memory_order_relaxed);
+    R->State.Dropped.store(0, rt::detail::MemOrder::Relaxed);
     if (&R->State == Mine) {
       R->Tid = static_cast<pid_t>(syscall(SYS_gettid));
       CachedTid = R->Tid;

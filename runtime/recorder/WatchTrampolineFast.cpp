@@ -27,7 +27,7 @@ extern "C" int sonde_watch_fast(const SiteTable *Table, uint64_t Packed,
   auto Tag = static_cast<ValueTag>(Packed & 0xff);
   const Site &S = Sites[Index];
   // activeId() without its registration.
-  uint32_t St = S.State.load(std::memory_order_relaxed);
+  uint32_t St = S.State.load(rt::detail::MemOrder::Relaxed);
   if (!(St & Site::OnBit))
     return St != 0 ? Recorded : NeedsSlow; // off, or not registered yet
   ThreadState *T = Current;

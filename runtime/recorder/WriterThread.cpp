@@ -100,16 +100,16 @@ uint64_t pass(WriterState &W, uint64_t Lag = 0, uint64_t Now = 0,
         *Due = true;
     }
     Moved += drainRing(W, *R, RingLag);
-    uint64_t Left = R->State.Published.load(std::memory_order_relaxed) -
-                    R->State.Consumed.load(std::memory_order_relaxed);
+    uint64_t Left = R->State.Published.load(rt::detail::MemOrder::Relaxed) -
+                    R->State.Consumed.load(rt::detail::MemOrder::Relaxed);
     Backlog = Left > Backlog ? Left : Backlog;
     if (Left == 0 || RingLag == 0)
       R->HeldSinceNs = Left && Lag ? Now : 0; // published during the drain
     else if (R->HeldSinceNs == 0)
       R->HeldSinceNs = Now;
     if (Life == ThreadRecord::Retired &&
-        R->State.Consumed.load(std::memory_order_relaxed) ==
-            R->State.Published.load(std::memory_order_acquire)) {
+        R->State.Consumed.load(rt::detail::MemOrder::Relaxed) ==
+            R->State.Published.load(rt::detail::MemOrder::Acquire)) {
       // Drained for good: hand it to the next new thread.
       int Expected = ThreadRecord::Retired;
       R->Life.compare_exchange_strong(Expected, ThreadRecord::Free,
@@ -301,7 +301,8 @@ void finishTrace(const char *How) noexcept {
     if (R->Life.load(std::memory_order_acquire) == ThreadRecord::Free)
       continue;
     ThreadState &T = R->State;
-    DroppedTotal += T.Dropped.load(std::memory_order_relaxed) + R->CapDropped;
+    DroppedTotal +=
+        T.Dropped.load(rt::detail::MemOrder::Relaxed) + R->CapDropped;
     uint32_t Depth = T.Depth < MaxDepth ? T.Depth : MaxDepth;
     if (Depth && !R->Announced)
       announceThread(W, *R);

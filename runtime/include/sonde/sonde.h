@@ -54,7 +54,6 @@
 #error "sonde: instrumented code needs C++17 or later (-std=c++17)"
 #endif
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>

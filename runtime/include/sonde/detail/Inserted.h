@@ -27,7 +27,6 @@
 #include "Values.h"
 #include "WatchTrampoline.h"
 
-#include <atomic>
 #include <cstdint>
 #include <exception>
 #include <type_traits>
@@ -82,23 +81,16 @@ public:
   const char *const Text; ///< the encoded descriptors (a string literal)
   /// The decoded sites, null until the first use; written once (by
   /// libsonde, recorder/SiteTable.cpp), read through sites(). A plain
-  /// pointer with atomic builtins, not a std::atomic: the table's constant
-  /// initialization is evaluated once per instrumented function, and
-  /// std::atomic's nested constexpr constructors made that measurably
-  /// slower (docs/reliability.md, "The cost of instrumented code").
-#if defined(__GNUC__)
+  /// pointer with atomic builtins, not even an rt::detail::Atomic: the
+  /// table's constant initialization is evaluated once per instrumented
+  /// function, and std::atomic's nested constexpr constructors made that
+  /// measurably slower (docs/reliability.md, "The cost of instrumented
+  /// code").
   mutable const Site *Sites = nullptr;
-#else
-  mutable std::atomic<const Site *> Sites{nullptr};
-#endif
 
   /// The decoded sites, or null (acquire: what the publisher wrote).
   const Site *sites() const noexcept {
-#if defined(__GNUC__)
     return __atomic_load_n(&Sites, __ATOMIC_ACQUIRE);
-#else
-    return Sites.load(std::memory_order_acquire);
-#endif
   }
 };
 

@@ -18,7 +18,6 @@
 #include "Ring.h"
 #include "StaticSite.h"
 
-#include <atomic>
 #include <cstdint>
 #include <exception>
 // std::begin and std::end, which <string_view> declares as <iterator> does:
@@ -156,7 +155,7 @@ private:
       return;
     if (uint32_t Id = rt::detail::activeId(Fetch)) {
       FetchThread = rt::detail::thread();
-      FetchMark = FetchThread->Published.load(std::memory_order_relaxed);
+      FetchMark = FetchThread->Published.load(rt::detail::MemOrder::Relaxed);
       rt::detail::open(FetchThread, Id, now());
     }
   }
@@ -180,7 +179,7 @@ private:
   void endFetch() noexcept {
     if (!FetchThread)
       return;
-    if (FetchThread->Published.load(std::memory_order_relaxed) != FetchMark)
+    if (FetchThread->Published.load(rt::detail::MemOrder::Relaxed) != FetchMark)
       rt::detail::close(FetchThread, now(), Index);
     else
       rt::detail::discard(FetchThread);

@@ -22,7 +22,6 @@
 #include "StaticSite.h"
 #include "Values.h"
 
-#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -249,10 +248,10 @@ inline void end(RegionHandle &H) noexcept {
 class Frame {
 public:
   SONDE_ALWAYS_INLINE explicit Frame(const Site &S) noexcept {
-    uint32_t St = S.State.load(std::memory_order_relaxed);
+    uint32_t St = S.State.load(rt::detail::MemOrder::Relaxed);
     if (SONDE_UNLIKELY(St == 0))
       St = (rt::detail::registerSite(S),
-            S.State.load(std::memory_order_relaxed));
+            S.State.load(rt::detail::MemOrder::Relaxed));
     uint32_t Id = St & Site::IdMask;
     if (Id >= rt::MaxFrameSites)
       return;
@@ -272,7 +271,7 @@ private:
 
 /// True while a Frame of site `S` is alive on this thread.
 SONDE_ALWAYS_INLINE bool inFrame(const Site &S) noexcept {
-  uint32_t Id = S.State.load(std::memory_order_relaxed) & Site::IdMask;
+  uint32_t Id = S.State.load(rt::detail::MemOrder::Relaxed) & Site::IdMask;
   rt::ThreadState *T = rt::detail::Current;
   return Id && Id < rt::MaxFrameSites && T && T->Frames[Id] != 0;
 }

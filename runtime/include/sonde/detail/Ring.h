@@ -17,10 +17,10 @@
 #endif
 
 #include "../site.h"
+#include "Atomic.h"
 #include "Compiler.h"
 #include "StaticSite.h"
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -94,18 +94,18 @@ struct OpenRegion {
 struct alignas(64) ThreadState {
   // --- Written by the owning thread only. ---------------------------------
   /// Bytes written and made visible to the writer: the producer's position.
-  std::atomic<uint64_t> Published{0};
+  detail::Atomic<uint64_t> Published{0};
   uint64_t Limit = 0; ///< Published may grow to this without a slow path
   char *Data = nullptr;
-  uint64_t Mask = 0;                ///< ring size - 1 (a power of two)
-  uint32_t Depth = 0;               ///< open regions (may exceed MaxDepth)
-  uint32_t Index = 0;               ///< the thread's number in this process
-  std::atomic<uint64_t> Dropped{0}; ///< records lost to a full ring
-  OpenRegion *Stack = nullptr;      ///< MaxDepth entries
-  uint16_t *Frames = nullptr;       ///< MaxFrameSites activation counts
+  uint64_t Mask = 0;                   ///< ring size - 1 (a power of two)
+  uint32_t Depth = 0;                  ///< open regions (may exceed MaxDepth)
+  uint32_t Index = 0;                  ///< the thread's number in this process
+  detail::Atomic<uint64_t> Dropped{0}; ///< records lost to a full ring
+  OpenRegion *Stack = nullptr;         ///< MaxDepth entries
+  uint16_t *Frames = nullptr;          ///< MaxFrameSites activation counts
 
   // --- Written by the writer thread only. ---------------------------------
-  alignas(64) std::atomic<uint64_t> Consumed{0};
+  alignas(64) detail::Atomic<uint64_t> Consumed{0};
 };
 
 namespace detail {
@@ -132,7 +132,7 @@ void checkFailed(ThreadState *T, uint32_t Id, uint64_t Bits) noexcept;
 
 /// The site's dense id if it records now, else 0. Registers it on first use.
 SONDE_ALWAYS_INLINE uint32_t activeId(const Site &S) noexcept {
-  uint32_t St = S.State.load(std::memory_order_relaxed);
+  uint32_t St = S.State.load(rt::detail::MemOrder::Relaxed);
   if (SONDE_LIKELY(St & Site::OnBit)) {
     uint32_t Id = St & Site::IdMask;
     SONDE_ASSUME(Id != 0); // ids start at 1: spares callers a test
@@ -154,7 +154,7 @@ SONDE_ALWAYS_INLINE ThreadState *thread() noexcept {
 /// `Bytes` now (the slow path then decides: wait, or drop and count).
 SONDE_ALWAYS_INLINE char *tryReserve(ThreadState *T, uint32_t Bytes) noexcept {
   // Only this thread writes Published: a relaxed load reads its own store.
-  uint64_t Pos = T->Published.load(std::memory_order_relaxed);
+  uint64_t Pos = T->Published.load(rt::detail::MemOrder::Relaxed);
   if (SONDE_LIKELY(Pos + Bytes <= T->Limit)) {
     char *P = T->Data + (Pos & T->Mask);
     SONDE_ASSUME(P != nullptr); // only the slow path returns null
@@ -183,8 +183,8 @@ SONDE_ALWAYS_INLINE char *reserve(ThreadState *T, uint32_t Bytes) noexcept {
 /// Publishes a reserved record to the writer thread.
 SONDE_ALWAYS_INLINE void commit(ThreadState *T, uint32_t Bytes) noexcept {
   // Release: the record's bytes are visible before the writer sees them.
-  T->Published.store(T->Published.load(std::memory_order_relaxed) + Bytes,
-                     std::memory_order_release);
+  T->Published.store(T->Published.load(rt::detail::MemOrder::Relaxed) + Bytes,
+                     rt::detail::MemOrder::Release);
 }
 
 SONDE_ALWAYS_INLINE void putHeader(char *P, uint16_t Size, RecType Type,

@@ -16,8 +16,8 @@
 #endif
 
 #include "../site.h"
+#include "Atomic.h"
 
-#include <atomic>
 #include <cstdint>
 
 namespace sonde {
@@ -54,7 +54,7 @@ struct Site {
   /// Run-time state, written by the registry (any thread, under its lock)
   /// and read by probes with relaxed loads: 0 = not registered yet; else the
   /// dense id in the low bits and `OnBit` when the site records.
-  mutable std::atomic<uint32_t> State{0};
+  mutable rt::detail::Atomic<uint32_t> State{0};
   static constexpr uint32_t OnBit = 1u << 31;
   static constexpr uint32_t IdMask = OnBit - 1;
 };
