@@ -22,6 +22,14 @@ extern "C" const char sonde_abi_v3 = 3;
 
 namespace sonde::rt::detail {
 
+// The shared words of ThreadState and Site are laid out as std::atomic laid
+// them out before sonde.h stopped including <atomic> (sonde/detail/
+// Atomic.h): the ring layout, and its ABI token, did not change.
+static_assert(sizeof(Atomic<uint64_t>) == sizeof(std::atomic<uint64_t>) &&
+              alignof(Atomic<uint64_t>) == alignof(std::atomic<uint64_t>));
+static_assert(sizeof(Atomic<uint32_t>) == sizeof(std::atomic<uint32_t>) &&
+              alignof(Atomic<uint32_t>) == alignof(std::atomic<uint32_t>));
+
 __thread ThreadState *Current = nullptr;
 __thread uint64_t ApiCalls = 0;
 
