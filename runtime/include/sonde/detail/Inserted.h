@@ -81,11 +81,12 @@ public:
   const char *const Text; ///< the encoded descriptors (a string literal)
   /// The decoded sites, null until the first use; written once (by
   /// libsonde, recorder/SiteTable.cpp), read through sites(). A plain
-  /// pointer with atomic builtins, not even an rt::detail::Atomic: the
-  /// table's constant initialization is evaluated once per instrumented
-  /// function, and std::atomic's nested constexpr constructors made that
-  /// measurably slower (docs/reliability.md, "The cost of instrumented
-  /// code").
+  /// pointer with atomic builtins: its one publisher swaps it in with a
+  /// compare-and-swap (recorder/SiteTable.cpp), which rt::detail::Atomic
+  /// does not offer, and the table's constant initialization is evaluated
+  /// once per instrumented function, which std::atomic's nested constexpr
+  /// constructors made measurably slower (docs/reliability.md, "The cost of
+  /// instrumented code").
   mutable const Site *Sites = nullptr;
 
   /// The decoded sites, or null (acquire: what the publisher wrote).
