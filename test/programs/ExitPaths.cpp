@@ -18,6 +18,9 @@
 //   values      one watch of each supported type
 //   series      N steps of the integer watches of IntSeries.h, with a
 //               double and a bool between them
+//   scalars     N steps of scalar watches at nesting levels 0 to 2
+//               (`inner` regions): `count` the step, `shifting` an integer,
+//               a double, an unsigned or a bool by turns (WatchDeltaTest)
 //   static      a static object's destructor records after main returns
 //   enable      categories switched at run time
 //   diskfull    N records, flush; fills the trace's disk with the file ARG;
@@ -472,6 +475,44 @@ int series(long N) {
   return 0;
 }
 
+/// `scalars` (see the file comment): the watches of WatchDeltaTest.
+int scalars(long N) {
+  static sonde::Site Count(sonde::SiteKind::Watch, "user", "count", "s.cpp", 1,
+                           "scalars");
+  static sonde::Site Shifting(sonde::SiteKind::Watch, "user", "shifting",
+                              "s.cpp", 2, "scalars");
+  auto Step = [](long I) {
+    sonde::watchScalar(Count, I);
+    switch (I % 4) {
+    case 0:
+      sonde::watchScalar(Shifting, -I);
+      break;
+    case 1:
+      sonde::watchScalar(Shifting, static_cast<double>(I) + 0.5);
+      break;
+    case 2:
+      sonde::watchScalar(Shifting, static_cast<uint64_t>(I) * 3);
+      break;
+    default:
+      sonde::watchScalar(Shifting, I % 8 == 3);
+    }
+  };
+  for (long I = 0; I < N; ++I) {
+    if (I % 3 == 0) {
+      Step(I);
+    } else if (I % 3 == 1) {
+      sonde::Region R(InnerSite);
+      Step(I);
+    } else {
+      sonde::Region R(InnerSite);
+      sonde::Region R2(InnerSite);
+      Step(I);
+    }
+  }
+  std::printf("produced %ld\n", N);
+  return 0;
+}
+
 int forked(long N) {
   produce(N);
   std::fflush(stdout);
@@ -506,6 +547,8 @@ int main(int Argc, char **Argv) {
     return values();
   if (Mode == "series")
     return series(N);
+  if (Mode == "scalars")
+    return scalars(N);
   if (Mode == "writtenas")
     return writtenAs();
   if (Mode == "enable")

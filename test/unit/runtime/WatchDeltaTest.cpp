@@ -6,8 +6,10 @@
 // arithmetic, and each way a difference can lack its base: the first record
 // of a block, a base in another block, a last watch that was no integer, a
 // file older than 1.6), to a 1.5 file the previous writer left (the fuzz
-// corpus's int-watches-1.5.sonde), and the writer to it on a real run of
-// test/programs/IntSeries.h's values.
+// corpus's int-watches-1.5.sonde), and the writer to it on real runs of
+// test/programs/IntSeries.h's values and of scalar watches whose kind and
+// nesting level change from record to record (the writer's run of scalar
+// watches, Encoder.cpp's encodeScalarRun).
 //
 //===----------------------------------------------------------------------===//
 
@@ -293,6 +295,153 @@ TEST(WatchDelta, ARealRunWritesCountersAsDifferencesAndReadsThemBack) {
   countRecords(Bytes, 1, Whole, Deltas);
   EXPECT_EQ(Whole + Deltas, 20000u);
   EXPECT_GT(Deltas, Whole);
+  std::system((std::string("rm -rf ") + Dir).c_str());
+}
+
+/// The nesting level of each Watch and WatchDelta record of `Site`, in
+/// file order, as its Events block's Level records give it (the reader
+/// orders by it but does not keep it on a watch's Event).
+std::vector<uint32_t> watchLevels(const std::string &Bytes, uint32_t Site) {
+  std::vector<uint32_t> Out;
+  const auto *P = reinterpret_cast<const uint8_t *>(Bytes.data());
+  size_t Off = format::FileHeaderSize;
+  while (Off + format::BlockHeaderSize <= Bytes.size()) {
+    auto Type = static_cast<Block>(P[Off]);
+    uint32_t Len = P[Off + 1] | P[Off + 2] << 8 | P[Off + 3] << 16 |
+                   uint32_t(P[Off + 4]) << 24;
+    const uint8_t *Body = P + Off + format::BlockHeaderSize;
+    Off += format::BlockHeaderSize + Len;
+    if (Type != Block::Events || Off > Bytes.size())
+      continue;
+    format::Cursor C(Body, Body + Len);
+    C.varint();         // thread
+    C.varint();         // base tick
+    uint32_t Level = 0; // each block starts at level 0
+    while (C.ok() && !C.atEnd()) {
+      uint64_t Head = C.varint();
+      auto T = static_cast<Ev>(Head & 0xf);
+      uint64_t Id = Head >> format::EvTypeBits;
+      if (T == Ev::Level) {
+        Level = static_cast<uint32_t>(Id);
+        continue;
+      }
+      C.varint(); // dt
+      if (T == Ev::Region) {
+        C.varint(); // duration
+        C.varint(); // level
+        continue;
+      }
+      if (T != Ev::Watch && T != Ev::WatchDelta) {
+        ADD_FAILURE() << "a record of type " << int(T) << " in the run";
+        return Out;
+      }
+      if (Id == Site)
+        Out.push_back(Level);
+      if (T == Ev::WatchDelta) {
+        C.varint();
+        continue;
+      }
+      auto Tag = static_cast<Val>(C.byte());
+      if (Tag == Val::Float)
+        C.bytes(8);
+      else if (Tag == Val::Int || Tag == Val::UInt)
+        C.varint();
+    }
+    EXPECT_TRUE(C.ok());
+  }
+  return Out;
+}
+
+/// The bytes of the file at `Path`.
+std::string fileBytes(const std::string &Path) {
+  std::string Bytes;
+  if (FILE *In = std::fopen(Path.c_str(), "rb")) {
+    char Buf[65536];
+    while (size_t N = std::fread(Buf, 1, sizeof Buf, In))
+      Bytes.append(Buf, N);
+    std::fclose(In);
+  }
+  return Bytes;
+}
+
+/// The one trace file a run left in `Dir`, or "".
+std::string traceIn(const char *Dir) {
+  std::string Path;
+  if (DIR *D = opendir(Dir)) {
+    while (dirent *E = readdir(D))
+      if (std::string(E->d_name).find(".sonde") != std::string::npos)
+        Path = std::string(Dir) + "/" + E->d_name;
+    closedir(D);
+  }
+  return Path;
+}
+
+TEST(WatchDelta, ScalarWatchesOfChangingKindAndLevelReadBackAsRecorded) {
+  // `exit-paths scalars`: 300000 steps, a million records in the default
+  // ring, so the writer's runs of scalar watches cross the limits of an
+  // Events block and of its output buffer many times.
+  char Dir[] = "/tmp/sonde-scalars-XXXXXX";
+  ASSERT_NE(mkdtemp(Dir), nullptr);
+  const long Steps = 300000;
+  std::string Cmd = std::string("env -i SONDE_OUTPUT=") + Dir +
+                    " " SONDE_EXIT_PATHS " scalars " + std::to_string(Steps) +
+                    " >/dev/null";
+  ASSERT_EQ(std::system(Cmd.c_str()), 0);
+  std::string Path = traceIn(Dir);
+  ASSERT_FALSE(Path.empty());
+  Trace T;
+  std::string Error;
+  ASSERT_TRUE(readTrace(Path, T, Error)) << Error;
+  EXPECT_EQ(T.Problem, "");
+  long Count = 0, Shifting = 0, Regions = 0;
+  std::string Wrong;
+  for (const Event &E : T.Events) {
+    if (E.Kind == EventKind::Region) {
+      ++Regions;
+      continue;
+    }
+    const std::string &Name = T.site(E.Site).Name;
+    long I = Name == "count" ? Count++ : Shifting++;
+    bool Ok;
+    if (Name == "count") {
+      Ok = E.V.K == Value::Kind::Int && E.V.I == I;
+    } else {
+      switch (I % 4) {
+      case 0:
+        Ok = Ok && E.V.K == Value::Kind::Int && E.V.I == -I;
+        break;
+      case 1:
+        Ok = Ok && E.V.K == Value::Kind::Float &&
+             E.V.F == static_cast<double>(I) + 0.5;
+        break;
+      case 2:
+        Ok = Ok && E.V.K == Value::Kind::UInt &&
+             E.V.U == static_cast<uint64_t>(I) * 3;
+        break;
+      default:
+        Ok = Ok && E.V.K == Value::Kind::Bool && E.V.B == (I % 8 == 3);
+      }
+    }
+    if (!Ok && Wrong.empty())
+      Wrong = Name + " #" + std::to_string(I);
+  }
+  EXPECT_EQ(Wrong, "") << "the first watch not read back as recorded";
+  EXPECT_EQ(Count, Steps);
+  EXPECT_EQ(Shifting, Steps);
+  EXPECT_EQ(Regions, Steps / 3 + 2 * (Steps / 3)); // Steps is a multiple of 3
+  // Each step's watches at its level, whatever block they fell in.
+  uint32_t CountSite = 0;
+  for (const SiteInfo &S : T.Sites)
+    if (S.Name == "count")
+      CountSite = S.Id;
+  ASSERT_NE(CountSite, 0u);
+  std::vector<uint32_t> Levels = watchLevels(fileBytes(Path), CountSite);
+  ASSERT_EQ(Levels.size(), static_cast<size_t>(Steps));
+  for (long I = 0; I < Steps; ++I)
+    if (Levels[I] != static_cast<uint32_t>(I % 3)) {
+      ADD_FAILURE() << "count #" << I << " at level " << Levels[I];
+      break;
+    }
   std::system((std::string("rm -rf ") + Dir).c_str());
 }
 
