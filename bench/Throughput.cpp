@@ -10,8 +10,8 @@
 // Then, side by side in the same run, the floor: N rdtsc-stamped 16-byte
 // stores into a thread-local ring, in the thread's CPU time. No tracer that
 // stamps each record with the TSC records faster from one thread on this
-// machine: it bounds the producer's figure (the TSC read is most of it;
-// docs/runtime.md § Cost).
+// machine: it bounds the producer's figure. And the TSC read alone (N/2
+// bare reads), which is most of the floor (docs/runtime.md § Throughput).
 //
 //===----------------------------------------------------------------------===//
 
@@ -89,6 +89,18 @@ double floorNs(long N) {
   return (threadSeconds() - T0) * 1e9 / double(N);
 }
 
+/// CPU nanoseconds per read of N bare TSC reads: what every record of a
+/// tracer that stamps each with its own TSC read pays at least.
+double tscNs(long N) {
+  uint64_t Mix = 0;
+  double T0 = threadSeconds();
+  for (long I = 0; I < N; ++I)
+    Mix ^= sonde::now();
+  double Ns = (threadSeconds() - T0) * 1e9 / double(N);
+  asm volatile("" ::"r"(Mix)); // the reads are used
+  return Ns;
+}
+
 int main(int Argc, char **Argv) {
   long N = Argc > 1 ? std::atol(Argv[1]) : 100000000;
   static sonde::Site S(sonde::SiteKind::Watch, "user.bench", "value",
@@ -110,11 +122,13 @@ int main(int Argc, char **Argv) {
   // The floor's second half, after; its first half ran before sonde's loop,
   // so that a machine whose load drifts during the run weighs on both alike.
   double Floor = (FloorBefore + floorNs(N / 2)) / 2;
+  double Tsc = tscNs(N / 2);
   std::printf("{\"records\": %ld, \"seconds\": %.6f, \"mrec_s\": %.3f, "
               "\"file_bytes\": %lld, \"trace\": \"%s\", "
-              "\"producer_loop_ns\": %.3f, \"floor_ns\": %.3f%s}\n",
+              "\"producer_loop_ns\": %.3f, \"floor_ns\": %.3f, "
+              "\"tsc_ns\": %.3f%s}\n",
               N + 1, Secs, N / Secs / 1e6, (long long)St.st_size,
-              sonde::traceFile(), Producer * 1e9 / double(N), Floor,
+              sonde::traceFile(), Producer * 1e9 / double(N), Floor, Tsc,
               Cpu.c_str());
   return 0;
 }
