@@ -214,10 +214,12 @@ TEST(WatchDelta, AOneFiveFileReadsAsItWasWritten) {
   EXPECT_EQ(bySite(values(T)), expectedSeries(300));
 }
 
-/// Counts the Watch and WatchDelta records of one site in a trace file's
-/// Events blocks (walking the format by hand, as a second reader would).
-void countRecords(const std::string &Bytes, uint32_t Site, size_t &Whole,
-                  size_t &Deltas) {
+/// Walks the records of a trace file's Events blocks by hand, as a second
+/// reader would, for runs of scalar watches and regions: calls
+/// Fn(Type, Site, Level) for each Watch, WatchDelta and Region record,
+/// Level being the nesting level the block's Level records give (a block
+/// starts at 0). Any other record type fails the test.
+template <class FnT> void walkRecords(const std::string &Bytes, FnT Fn) {
   const auto *P = reinterpret_cast<const uint8_t *>(Bytes.data());
   size_t Off = format::FileHeaderSize;
   while (Off + format::BlockHeaderSize <= Bytes.size()) {
@@ -231,92 +233,7 @@ void countRecords(const std::string &Bytes, uint32_t Site, size_t &Whole,
     format::Cursor C(Body, Body + Len);
     C.varint(); // thread
     C.varint(); // base tick
-    while (C.ok() && !C.atEnd()) {
-      uint64_t Head = C.varint();
-      auto T = static_cast<Ev>(Head & 0xf);
-      if (T == Ev::Level)
-        continue;
-      C.varint(); // dt
-      bool Mine = (Head >> format::EvTypeBits) == Site;
-      if (T == Ev::WatchDelta) {
-        Deltas += Mine;
-        C.varint();
-      } else if (T == Ev::Watch) {
-        Whole += Mine;
-        auto Tag = static_cast<Val>(C.byte());
-        if (Tag == Val::Float)
-          C.bytes(8);
-        else if (Tag == Val::Int || Tag == Val::UInt)
-          C.varint();
-      } else {
-        ADD_FAILURE() << "a record of type " << int(T) << " in the series";
-        return;
-      }
-    }
-  }
-}
-
-TEST(WatchDelta, ARealRunWritesCountersAsDifferencesAndReadsThemBack) {
-  char Dir[] = "/tmp/sonde-delta-XXXXXX";
-  ASSERT_NE(mkdtemp(Dir), nullptr);
-  // Only this test's SONDE_ variables: a ring small enough to wrap, so the
-  // run spans many Events blocks.
-  std::string Cmd = std::string("env -i SONDE_OUTPUT=") + Dir +
-                    " SONDE_BUFFER_SIZE=64K " SONDE_EXIT_PATHS
-                    " series 20000 >/dev/null";
-  ASSERT_EQ(std::system(Cmd.c_str()), 0);
-  std::string Path;
-  DIR *D = opendir(Dir);
-  ASSERT_NE(D, nullptr);
-  while (dirent *E = readdir(D))
-    if (std::string(E->d_name).find(".sonde") != std::string::npos)
-      Path = std::string(Dir) + "/" + E->d_name;
-  closedir(D);
-  ASSERT_FALSE(Path.empty());
-  Trace T;
-  std::string Error;
-  ASSERT_TRUE(readTrace(Path, T, Error)) << Error;
-  EXPECT_EQ(T.VersionMinor, format::Minor);
-  EXPECT_EQ(T.Problem, "");
-  EXPECT_EQ(bySite(values(T)), expectedSeries(20000));
-  // The counter (site 1, the first hit) is whole only at the start of a
-  // block or after a site that shares its slot in the writer's table: most
-  // of its 20000 records are differences, whatever the blocks' timing.
-  std::string Bytes;
-  {
-    FILE *In = std::fopen(Path.c_str(), "rb");
-    ASSERT_NE(In, nullptr);
-    char Buf[65536];
-    while (size_t N = std::fread(Buf, 1, sizeof Buf, In))
-      Bytes.append(Buf, N);
-    std::fclose(In);
-  }
-  size_t Whole = 0, Deltas = 0;
-  countRecords(Bytes, 1, Whole, Deltas);
-  EXPECT_EQ(Whole + Deltas, 20000u);
-  EXPECT_GT(Deltas, Whole);
-  std::system((std::string("rm -rf ") + Dir).c_str());
-}
-
-/// The nesting level of each Watch and WatchDelta record of `Site`, in
-/// file order, as its Events block's Level records give it (the reader
-/// orders by it but does not keep it on a watch's Event).
-std::vector<uint32_t> watchLevels(const std::string &Bytes, uint32_t Site) {
-  std::vector<uint32_t> Out;
-  const auto *P = reinterpret_cast<const uint8_t *>(Bytes.data());
-  size_t Off = format::FileHeaderSize;
-  while (Off + format::BlockHeaderSize <= Bytes.size()) {
-    auto Type = static_cast<Block>(P[Off]);
-    uint32_t Len = P[Off + 1] | P[Off + 2] << 8 | P[Off + 3] << 16 |
-                   uint32_t(P[Off + 4]) << 24;
-    const uint8_t *Body = P + Off + format::BlockHeaderSize;
-    Off += format::BlockHeaderSize + Len;
-    if (Type != Block::Events || Off > Bytes.size())
-      continue;
-    format::Cursor C(Body, Body + Len);
-    C.varint();         // thread
-    C.varint();         // base tick
-    uint32_t Level = 0; // each block starts at level 0
+    uint32_t Level = 0;
     while (C.ok() && !C.atEnd()) {
       uint64_t Head = C.varint();
       auto T = static_cast<Ev>(Head & 0xf);
@@ -329,27 +246,33 @@ std::vector<uint32_t> watchLevels(const std::string &Bytes, uint32_t Site) {
       if (T == Ev::Region) {
         C.varint(); // duration
         C.varint(); // level
-        continue;
-      }
-      if (T != Ev::Watch && T != Ev::WatchDelta) {
+      } else if (T == Ev::WatchDelta) {
+        C.varint();
+      } else if (T == Ev::Watch) {
+        auto Tag = static_cast<Val>(C.byte());
+        if (Tag == Val::Float)
+          C.bytes(8);
+        else if (Tag == Val::Int || Tag == Val::UInt)
+          C.varint();
+      } else {
         ADD_FAILURE() << "a record of type " << int(T) << " in the run";
-        return Out;
+        return;
       }
-      if (Id == Site)
-        Out.push_back(Level);
-      if (T == Ev::WatchDelta) {
-        C.varint();
-        continue;
-      }
-      auto Tag = static_cast<Val>(C.byte());
-      if (Tag == Val::Float)
-        C.bytes(8);
-      else if (Tag == Val::Int || Tag == Val::UInt)
-        C.varint();
+      Fn(T, Id, Level);
     }
     EXPECT_TRUE(C.ok());
   }
-  return Out;
+}
+
+/// Counts the Watch and WatchDelta records of one site.
+void countRecords(const std::string &Bytes, uint32_t Site, size_t &Whole,
+                  size_t &Deltas) {
+  walkRecords(Bytes, [&](Ev T, uint64_t Id, uint32_t) {
+    if (T == Ev::Region)
+      ADD_FAILURE() << "a region in the series";
+    else if (Id == Site)
+      ++(T == Ev::WatchDelta ? Deltas : Whole);
+  });
 }
 
 /// The bytes of the file at `Path`.
@@ -376,18 +299,64 @@ std::string traceIn(const char *Dir) {
   return Path;
 }
 
+/// Runs `exit-paths ARGS` with no SONDE_ variable but `Env` and
+/// SONDE_OUTPUT, a new directory left in `Dir`; the trace file it wrote,
+/// or "" when it failed.
+std::string runExitPaths(const std::string &Env, const std::string &Args,
+                         std::string &Dir) {
+  char Tmp[] = "/tmp/sonde-delta-XXXXXX";
+  if (!mkdtemp(Tmp))
+    return "";
+  Dir = Tmp;
+  std::string Cmd = "env -i SONDE_OUTPUT=" + Dir + " " + Env +
+                    " " SONDE_EXIT_PATHS " " + Args + " >/dev/null";
+  if (std::system(Cmd.c_str()) != 0)
+    return "";
+  return traceIn(Dir.c_str());
+}
+
+TEST(WatchDelta, ARealRunWritesCountersAsDifferencesAndReadsThemBack) {
+  // A ring small enough to wrap, so the run spans many Events blocks.
+  std::string Dir;
+  std::string Path = runExitPaths("SONDE_BUFFER_SIZE=64K", "series 20000", Dir);
+  ASSERT_FALSE(Path.empty());
+  Trace T;
+  std::string Error;
+  ASSERT_TRUE(readTrace(Path, T, Error)) << Error;
+  EXPECT_EQ(T.VersionMinor, format::Minor);
+  EXPECT_EQ(T.Problem, "");
+  EXPECT_EQ(bySite(values(T)), expectedSeries(20000));
+  // The counter (site 1, the first hit) is whole only at the start of a
+  // block or after a site that shares its slot in the writer's table: most
+  // of its 20000 records are differences, whatever the blocks' timing.
+  std::string Bytes = fileBytes(Path);
+  ASSERT_FALSE(Bytes.empty());
+  size_t Whole = 0, Deltas = 0;
+  countRecords(Bytes, 1, Whole, Deltas);
+  EXPECT_EQ(Whole + Deltas, 20000u);
+  EXPECT_GT(Deltas, Whole);
+  std::system(("rm -rf " + Dir).c_str());
+}
+
+/// The nesting level of each Watch and WatchDelta record of `Site`, in
+/// file order, as its Events block's Level records give it (the reader
+/// orders by it but does not keep it on a watch's Event).
+std::vector<uint32_t> watchLevels(const std::string &Bytes, uint32_t Site) {
+  std::vector<uint32_t> Out;
+  walkRecords(Bytes, [&](Ev T, uint64_t Id, uint32_t Level) {
+    if (T != Ev::Region && Id == Site)
+      Out.push_back(Level);
+  });
+  return Out;
+}
+
 TEST(WatchDelta, ScalarWatchesOfChangingKindAndLevelReadBackAsRecorded) {
   // `exit-paths scalars`: 300000 steps, a million records in the default
   // ring, so the writer's runs of scalar watches cross the limits of an
   // Events block and of its output buffer many times.
-  char Dir[] = "/tmp/sonde-scalars-XXXXXX";
-  ASSERT_NE(mkdtemp(Dir), nullptr);
   const long Steps = 300000;
-  std::string Cmd = std::string("env -i SONDE_OUTPUT=") + Dir +
-                    " " SONDE_EXIT_PATHS " scalars " + std::to_string(Steps) +
-                    " >/dev/null";
-  ASSERT_EQ(std::system(Cmd.c_str()), 0);
-  std::string Path = traceIn(Dir);
+  std::string Dir;
+  std::string Path = runExitPaths("", "scalars " + std::to_string(Steps), Dir);
   ASSERT_FALSE(Path.empty());
   Trace T;
   std::string Error;
@@ -442,7 +411,7 @@ TEST(WatchDelta, ScalarWatchesOfChangingKindAndLevelReadBackAsRecorded) {
       ADD_FAILURE() << "count #" << I << " at level " << Levels[I];
       break;
     }
-  std::system((std::string("rm -rf ") + Dir).c_str());
+  std::system(("rm -rf " + Dir).c_str());
 }
 
 } // namespace
