@@ -242,12 +242,14 @@ SONDE_ALWAYS_INLINE char *putDelta(uint64_t &LastTsc, char *P, uint64_t Tsc) {
 /// The bytes of a scalar watch in the ring: header, time, the 8 bytes.
 constexpr uint32_t ScalarWatchBytes = sizeof(RecHeader) + 16;
 
-/// Whether the raw record with header `H` is a scalar watch (Aux has
-/// ScalarWatch: the tag in its low bits, 8 bytes at 16), the commonest
-/// record, which drainRing also takes on a path of its own.
-SONDE_ALWAYS_INLINE bool isScalarWatch(const RecHeader &H) {
+/// Whether the raw record with header `H` at `At`, below the published
+/// position `Pub`, is a whole scalar watch (Aux has ScalarWatch: the tag in
+/// its low bits, 8 bytes at 16): the commonest record, which drainRing
+/// takes in runs (encodeScalarRun).
+SONDE_ALWAYS_INLINE bool inScalarRun(const RecHeader &H, uint64_t At,
+                                     uint64_t Pub) {
   return H.Type == RecType::Watch && (H.Aux & ScalarWatch) &&
-         H.Size == ScalarWatchBytes;
+         H.Size == ScalarWatchBytes && H.Size <= Pub - At;
 }
 
 /// What encoding a scalar watch reads and changes of the WriterState, held
@@ -316,7 +318,7 @@ char *encodeScalarRun(WriterState &W, const ThreadState &T, uint64_t &Pos,
     const char *Rec = Data + (At & Mask);
     RecHeader H;
     std::memcpy(&H, Rec, sizeof H);
-    if (!isScalarWatch(H) || H.Size > Pub - At)
+    if (!inScalarRun(H, At, Pub))
       break;
     P = encodeScalarWatch(S, H, Rec, P);
     At += ScalarWatchBytes;
@@ -452,11 +454,11 @@ uint64_t drainRing(WriterState &W, ThreadRecord &R, uint64_t Lag) {
     // value to walk, no key to define, none of the checks below but its
     // size. The commonest record, and a third of the writer's time per
     // record when it took the general path (bench/Throughput.cpp).
-    if (isScalarWatch(H) && H.Size <= Pub - Pos && !Cap && W.InBlock) {
+    if (inScalarRun(H, Pos, Pub) && !Cap && W.InBlock) {
       size_t BlockAt = static_cast<size_t>(BlockBegin - W.Out);
       const char *Limit =
           W.Out + std::min(OutCapacity - 64, BlockAt + MaxBlockPayload);
-      if (P <= Limit) {
+      if (P <= Limit) { // the run takes this record at least: it advances
         P = encodeScalarRun(W, T, Pos, Stop, Pub, P, Limit, Records);
         continue;
       }

@@ -22,7 +22,8 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <dirent.h>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 #include <unistd.h>
@@ -277,31 +278,13 @@ void countRecords(const std::string &Bytes, uint32_t Site, size_t &Whole,
 
 /// The bytes of the file at `Path`.
 std::string fileBytes(const std::string &Path) {
-  std::string Bytes;
-  if (FILE *In = std::fopen(Path.c_str(), "rb")) {
-    char Buf[65536];
-    while (size_t N = std::fread(Buf, 1, sizeof Buf, In))
-      Bytes.append(Buf, N);
-    std::fclose(In);
-  }
-  return Bytes;
-}
-
-/// The one trace file a run left in `Dir`, or "".
-std::string traceIn(const char *Dir) {
-  std::string Path;
-  if (DIR *D = opendir(Dir)) {
-    while (dirent *E = readdir(D))
-      if (std::string(E->d_name).find(".sonde") != std::string::npos)
-        Path = std::string(Dir) + "/" + E->d_name;
-    closedir(D);
-  }
-  return Path;
+  std::ifstream In(Path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(In), {});
 }
 
 /// Runs `exit-paths ARGS` with no SONDE_ variable but `Env` and
-/// SONDE_OUTPUT, a new directory left in `Dir`; the trace file it wrote,
-/// or "" when it failed.
+/// SONDE_OUTPUT, a new directory left in `Dir`; the one trace file it
+/// wrote, or "" when it failed or left another number of them.
 std::string runExitPaths(const std::string &Env, const std::string &Args,
                          std::string &Dir) {
   char Tmp[] = "/tmp/sonde-delta-XXXXXX";
@@ -310,9 +293,12 @@ std::string runExitPaths(const std::string &Env, const std::string &Args,
   Dir = Tmp;
   std::string Cmd = "env -i SONDE_OUTPUT=" + Dir + " " + Env +
                     " " SONDE_EXIT_PATHS " " + Args + " >/dev/null";
-  if (std::system(Cmd.c_str()) != 0)
+  std::vector<std::string> Files;
+  std::string Error;
+  if (std::system(Cmd.c_str()) != 0 || !expandInputs({Dir}, Files, Error) ||
+      Files.size() != 1)
     return "";
-  return traceIn(Dir.c_str());
+  return Files[0];
 }
 
 TEST(WatchDelta, ARealRunWritesCountersAsDifferencesAndReadsThemBack) {
