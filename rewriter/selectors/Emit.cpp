@@ -49,12 +49,29 @@ const ValueDecl *findLocal(PlanBuilder &B, const FunctionFacts &Fx,
   return nullptr;
 }
 
+StringRef writerName(WatchWriter W) {
+  switch (W) {
+  case WatchWriter::Int:
+    return "watchIntAt";
+  case WatchWriter::UInt:
+    return "watchUIntAt";
+  case WatchWriter::Float:
+    return "watchFloatAt";
+  case WatchWriter::Bool:
+    return "watchBoolAt";
+  case WatchWriter::Any:
+    break;
+  }
+  return "watchAt";
+}
+
 /// A watch of `Value` as an expression of type void.
-Code watchExpr(const SiteRef &R, StringRef Value, const RideAlong &A) {
+Code watchExpr(const SiteRef &R, StringRef Value, WatchWriter W,
+               const RideAlong &A) {
   Code C;
   if (A.empty()) {
-    C += "::sonde::watchAt(" + R.Table + ", " + std::to_string(R.Index) + ", " +
-         Value.str() + ")";
+    C += "::sonde::" + writerName(W).str() + "(" + R.Table + ", " +
+         std::to_string(R.Index) + ", " + Value.str() + ")";
   } else {
     C += "::sonde::watchArgs(" + R.Var + ", " + Value.str();
     C += A.Values;
@@ -64,6 +81,43 @@ Code watchExpr(const SiteRef &R, StringRef Value, const RideAlong &A) {
 }
 
 } // namespace
+
+WatchWriter watchWriterFor(QualType T) {
+  if (T.isNull() || T->isDependentType())
+    return WatchWriter::Any;
+  const auto *BT =
+      dyn_cast<BuiltinType>(T.getNonReferenceType().getCanonicalType());
+  if (!BT)
+    return WatchWriter::Any;
+  switch (BT->getKind()) {
+  case BuiltinType::Bool:
+    return WatchWriter::Bool;
+  case BuiltinType::SChar:
+  case BuiltinType::Short:
+  case BuiltinType::Int:
+  case BuiltinType::Long:
+  case BuiltinType::LongLong:
+    return WatchWriter::Int;
+  case BuiltinType::UChar:
+  case BuiltinType::UShort:
+  case BuiltinType::UInt:
+  case BuiltinType::ULong:
+  case BuiltinType::ULongLong:
+  case BuiltinType::Char8:
+  case BuiltinType::Char16:
+  case BuiltinType::Char32:
+    return WatchWriter::UInt;
+  case BuiltinType::Double:
+    return WatchWriter::Float;
+  default:
+    // char and wchar_t (the signedness of the compile); float and long
+    // double, whose implicit conversions to double -Wdouble-promotion and
+    // -Wfloat-conversion report at the site (watchAt converts them in a
+    // system header); 128-bit integers and the extended floating types (not
+    // every library's is_arithmetic).
+    return WatchWriter::Any;
+  }
+}
 
 RideAlong rideAlong(PlanBuilder &B, const FunctionFacts &Fx, const Probe &Pr,
                     const HostFunction &F, const Stmt *At, bool AtBodyStart,
@@ -162,22 +216,22 @@ Code instantStmt(const SiteRef &R, const Code &G, const RideAlong &A) {
   return guarded(G, C);
 }
 
-Code watchStmt(const SiteRef &R, const Code &G, StringRef Value,
+Code watchStmt(const SiteRef &R, const Code &G, StringRef Value, WatchWriter W,
                const RideAlong &A) {
-  Code C = watchExpr(R, Value, A);
+  Code C = watchExpr(R, Value, W, A);
   C += ";";
   return guarded(G, C);
 }
 
 /// A watch usable where an expression is expected.
 Code watchAsExpr(const SiteRef &R, const Code &G, StringRef Value,
-                 const RideAlong &A) {
+                 WatchWriter W, const RideAlong &A) {
   if (G.empty())
-    return watchExpr(R, Value, A);
+    return watchExpr(R, Value, W, A);
   Code C("((");
   C += G;
   C += ") ? ";
-  C += watchExpr(R, Value, A);
+  C += watchExpr(R, Value, W, A);
   C += " : void())";
   return C;
 }

@@ -61,13 +61,28 @@ Code regionDecl(const Probe &Pr, const SiteRef &R, const Code &G,
 /// A point in time: an instant, with its ride-alongs.
 Code instantStmt(const SiteRef &R, const Code &G, const RideAlong &A);
 
-/// A watch of `Value` as a statement.
+/// The runtime function an inserted watch without ride-alongs calls
+/// (sonde/detail/Inserted.h): the non-template writer of a standard
+/// arithmetic type's written type, which is lighter for the compiler at
+/// each of thousands of sites, or the `watchAt` template for every other
+/// type.
+enum class WatchWriter { Any, Int, UInt, Float, Bool };
+
+/// The writer of a watch of a value of type `T`. `Any` for a dependent
+/// type; for `char` and `wchar_t`, whose signedness is a flag of the
+/// compile that may differ from the engine's (sonde-rewrite's output is
+/// compiled by another compiler); and for `float` and `long double`, whose
+/// conversion to the writer's double some warnings report at the site.
+/// `watchAt` decides for those.
+WatchWriter watchWriterFor(clang::QualType T);
+
+/// A watch of `Value` (written through `W`) as a statement.
 Code watchStmt(const SiteRef &R, const Code &G, llvm::StringRef Value,
-               const RideAlong &A);
+               WatchWriter W, const RideAlong &A);
 
 /// A watch usable where an expression is expected.
 Code watchAsExpr(const SiteRef &R, const Code &G, llvm::StringRef Value,
-                 const RideAlong &A);
+                 WatchWriter W, const RideAlong &A);
 
 } // namespace rewriter
 } // namespace sonde

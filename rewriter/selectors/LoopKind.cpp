@@ -250,13 +250,15 @@ private:
                ".Next++;");
     if (!End) {
       Start += " ";
-      Start += Watch ? watchStmt(R, G, Index, A) : instantStmt(R, G, A);
+      Start += Watch ? watchStmt(R, G, Index, WatchWriter::UInt, A)
+                     : instantStmt(R, G, A);
     }
     B.atBlockStart(Fx, Body, rank::BodyStart + int(StartOrder::Watch), Start,
                    Pr.Index);
     if (!End)
       return;
-    Code Point = Watch ? watchStmt(R, G, Index, A) : instantStmt(R, G, A);
+    Code Point = Watch ? watchStmt(R, G, Index, WatchWriter::UInt, A)
+                       : instantStmt(R, G, A);
     B.atBlockEnd(Fx, Body, Point, Pr.Index);
     for (const Stmt *C : continuesOf(B, Fx, L))
       if (!B.beforeStatement(Fx, C, Point, Pr.Index))

@@ -185,7 +185,9 @@ public:
       Code G = B.guard(Pr, F, R);
       if (Local && !RT->isReferenceType()) {
         // Watching the local before `return x;` keeps NRVO.
-        B.beforeStatement(Fx, RS, watchStmt(R, G, DRE->getDecl()->getName(), A),
+        B.beforeStatement(Fx, RS,
+                          watchStmt(R, G, DRE->getDecl()->getName(),
+                                    watchWriterFor(DRE->getType()), A),
                           Pr.Index);
         continue;
       }

@@ -70,7 +70,8 @@ public:
       }
       auto [R, A] = site(B, Pr, F, PV, PV->getLocation(), F.Body, true, Fx);
       Code T(" ");
-      T += watchStmt(R, B.guard(Pr, F, R), PV->getName(), A);
+      T += watchStmt(R, B.guard(Pr, F, R), PV->getName(),
+                     watchWriterFor(PV->getType()), A);
       B.atBodyStart(F, StartOrder::Watch, T, Pr.Index);
     }
     for (const Stmt *St : Fx.Preorder) {
@@ -158,8 +159,8 @@ private:
     }
     auto Watch = [&](const Stmt *AtStmt) {
       auto [R, A] = site(B, Pr, F, V, Loc, AtStmt, false, Fx);
-      return std::make_pair(R,
-                            watchStmt(R, B.guard(Pr, F, R), V->getName(), A));
+      return std::make_pair(R, watchStmt(R, B.guard(Pr, F, R), V->getName(),
+                                         watchWriterFor(V->getType()), A));
     };
     if (B.isStatementPosition(Fx, DS)) {
       if (Static) {
@@ -169,7 +170,8 @@ private:
         bool PerThread = cast<VarDecl>(V)->getTLSKind() != VarDecl::TLS_None;
         Code T(std::string(PerThread ? "thread_local" : "static") +
                " const bool sonde_once_" + R.Tag + " = (");
-        T += watchAsExpr(R, B.guard(Pr, F, R), V->getName(), A);
+        T += watchAsExpr(R, B.guard(Pr, F, R), V->getName(),
+                         watchWriterFor(V->getType()), A);
         T += ", true); (void)sonde_once_" + R.Tag + ";";
         B.afterStatement(Fx, DS, T, Pr.Index);
         return;
@@ -235,7 +237,9 @@ private:
     const Stmt *Par = B.parent(Fx, N);
     if (B.isStatementPosition(Fx, N)) {
       auto [R, A] = site(B, Pr, F, V, Loc, N, false, Fx);
-      B.afterStatement(Fx, N, watchStmt(R, B.guard(Pr, F, R), V->getName(), A),
+      B.afterStatement(Fx, N,
+                       watchStmt(R, B.guard(Pr, F, R), V->getName(),
+                                 watchWriterFor(V->getType()), A),
                        Pr.Index);
       return;
     }
@@ -256,7 +260,8 @@ private:
     if (Discarded) {
       auto [R, A] = site(B, Pr, F, V, Loc, N, false, Fx);
       Code T(", ");
-      T += watchAsExpr(R, B.guard(Pr, F, R), V->getName(), A);
+      T += watchAsExpr(R, B.guard(Pr, F, R), V->getName(),
+                       watchWriterFor(V->getType()), A);
       B.insert(B.afterToken(N->getEndLoc()), rank::AfterStmt, T, Pr.Index);
       return;
     }

@@ -19,18 +19,18 @@ int atomics() {
   a += 2;
   // CHECK: {{^}}  a += 2; ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, a);
   int x = (a += 1);
-  // CHECK: {{^}}  int x = (::sonde::passValue(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], a += 1)); ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, x);
+  // CHECK: {{^}}  int x = (::sonde::passValue(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], a += 1)); ::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, x);
   int y = (a = 7);
-  // CHECK: {{^}}  int y = (::sonde::passValue(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], a = 7)); ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, y);
+  // CHECK: {{^}}  int y = (::sonde::passValue(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], a = 7)); ::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, y);
   return x + y + a.load();
 }
 
 int volatiles() {
   volatile int v = 1;
-  // CHECK: {{^}}  volatile int v = 1; ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, v);
+  // CHECK: {{^}}  volatile int v = 1; ::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, v);
   v = 2;
-  // CHECK: {{^}}  v = 2; ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, v);
+  // CHECK: {{^}}  v = 2; ::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, v);
   const volatile int cv = 9;
-  // CHECK: {{^}}  const volatile int cv = 9; ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, cv);
+  // CHECK: {{^}}  const volatile int cv = 9; ::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, cv);
   return v + cv;
 }

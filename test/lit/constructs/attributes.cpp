@@ -21,18 +21,18 @@ int f(int x) {
   int y = x;
   if (x > 5) [[unlikely]]
     return y;
-  // CHECK: {{^}}    { ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, y); return y; }
+  // CHECK: {{^}}    { ::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, y); return y; }
   else [[likely]]
     y = 2;
-  // CHECK: {{^}}    { y = 2; if ((y > 0)) ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, y); }
+  // CHECK: {{^}}    { y = 2; if ((y > 0)) ::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, y); }
   while (x-- > 0) [[likely]]
     y += 2;
   // CHECK: {{^}}  { ::sonde::Loop sonde_loop_[[L:[0-9a-f]+]](sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}]); while (x-- > 0) {{\[\[likely\]\]}}
-  // CHECK: {{^}}    { ::sonde::Iteration sonde_iter_[[L]](sonde_loop_[[L]]); y += 2; if ((y > 0)) ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, y); } }
+  // CHECK: {{^}}    { ::sonde::Iteration sonde_iter_[[L]](sonde_loop_[[L]]); y += 2; if ((y > 0)) ::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, y); } }
   switch (y) {
   [[likely]] case 4:
     y = 5;
-    // CHECK: {{^}}    y = 5; if ((y > 0)) ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, y);
+    // CHECK: {{^}}    y = 5; if ((y > 0)) ::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, y);
     [[fallthrough]];
   default:
     break;

@@ -27,15 +27,15 @@ int g(int v) { return v + 1; }
 void sorted(std::vector<int> &Out, const std::vector<int> &In) {
   for (const int &K : In)
     Out.push_back(K);
-  // CHECK: {{^}}    { ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, K); ((void)::sonde::InsertedRegion(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}), Out.push_back(K)); }
+  // CHECK: {{^}}    { ::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, K); ((void)::sonde::InsertedRegion(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}), Out.push_back(K)); }
   for (int I = 0; I < 2; ++I)
     g(I);
   // CHECK: {{^}}    ((void)::sonde::InsertedRegion(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}), g(I));
 }
 
 int compact(int v) {return g(v);}
-// CHECK: {{^}}int compact(int v) { static ::sonde::SiteTable {{.*}}::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, v);return ((void)::sonde::InsertedRegion(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}), g(v));}
+// CHECK: {{^}}int compact(int v) { static ::sonde::SiteTable {{.*}}::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, v);return ((void)::sonde::InsertedRegion(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}), g(v));}
 
 
 void compact2(int v) {g(v);}
-// CHECK: {{^}}void compact2(int v) { static ::sonde::SiteTable {{.*}}::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, v);((void)::sonde::InsertedRegion(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}), g(v));}
+// CHECK: {{^}}void compact2(int v) { static ::sonde::SiteTable {{.*}}::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, v);((void)::sonde::InsertedRegion(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}), g(v));}

@@ -25,7 +25,7 @@ decltype(auto) front(std::vector<int> &v) {
 decltype(auto) value(int v) {
   int w = v + 1;
   return w;
-  // CHECK: {{^}}  ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, w); return w;
+  // CHECK: {{^}}  ::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, w); return w;
 }
 
 decltype(auto) forward(std::vector<int> &v) { return front(v); }

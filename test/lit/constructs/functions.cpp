@@ -49,11 +49,11 @@ again:
   switch (n) {
   case 0:
     state = 1;
-    // CHECK: {{^}}    state = 1; ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, state);
+    // CHECK: {{^}}    state = 1; ::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, state);
     [[fallthrough]];
   case 1:
     state += 2;
-    // CHECK: {{^}}    state += 2; ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, state);
+    // CHECK: {{^}}    state += 2; ::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, state);
     break;
   default:
     if (--n > 1)
@@ -69,6 +69,6 @@ int lambdas(int n) {
   // CHECK: {{^}}  auto add = [&](int v) { total += v; };
   add(n);
   total *= 2;
-  // CHECK: {{^}}  total *= 2; ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, total);
+  // CHECK: {{^}}  total *= 2; ::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, total);
   return total;
 }

@@ -22,7 +22,7 @@
 
 int user(int v) {
   int got = header_fn(v);
-  // CHECK: {{^}}  int got = ((void)::sonde::InsertedRegion(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}), header_fn(v)); ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, got);
+  // CHECK: {{^}}  int got = ((void)::sonde::InsertedRegion(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}), header_fn(v)); ::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, got);
   return got;
 }
 

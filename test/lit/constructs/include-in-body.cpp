@@ -22,6 +22,6 @@ int f(int start) {
   // DIAG: body.inc:1:{{[0-9]+}}: warning: probe 'f > *' skipped: write of 'total' is in an included file [sonde-include]
   // DIAG: body.inc:2:{{[0-9]+}}: warning: probe 'f > *' skipped: declaration of 'from_inc' is in an included file [sonde-include]
   total += from_inc;
-  // CHECK: {{^}}  total += from_inc; ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, total);
+  // CHECK: {{^}}  total += from_inc; ::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, total);
   return total;
 }

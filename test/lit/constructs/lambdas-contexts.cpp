@@ -33,7 +33,7 @@ struct WithDefaults {
 
 int iife(int n) {
   const int k = [&] { int t = n * 2; return t; }();
-  // CHECK: {{^}}  const int k = ((void)::sonde::InsertedRegion(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}), [&] { int t = n * 2; return t; }()); ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, k);
+  // CHECK: {{^}}  const int k = ((void)::sonde::InsertedRegion(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}), [&] { int t = n * 2; return t; }()); ::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, k);
   auto tl = []<class T>(T a, T b) { T s = a + b; return s; };
   // CHECK: {{^}}  auto tl = []<class T>(T a, T b) { T s = a + b; return s; };
   auto gen = [](auto... xs) { return (xs + ...); };

@@ -15,7 +15,7 @@ int f(int a) {
   // SITES: watch user b {{.*}}line-directive.cpp:14 f b :int
 #line 500 "virtual.cpp"
   b *= 2;
-  // CHECK: {{^}}  b *= 2; ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, b);
+  // CHECK: {{^}}  b *= 2; ::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, b);
   // SITES: watch user b {{.*}}line-directive.cpp:500 f b :int
   return b;
 }

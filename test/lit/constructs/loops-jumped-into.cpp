@@ -41,7 +41,7 @@ int into(int k) {
     // DIAG: loops-jumped-into.cpp:[[@LINE-2]]:3: warning: probe '* > #loop' skipped: a 'case' or label inside the loop is jumped to from outside it [sonde-unsupported]
     // DIAG: loops-jumped-into.cpp:[[@LINE-3]]:3: warning: probe 'into(!#loop_i, !!#endloop_i)' skipped: a 'case' or label inside the loop is jumped to from outside it [sonde-unsupported]
     s += i;
-    // CHECK: {{^}}    s += i; ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, s);
+    // CHECK: {{^}}    s += i; ::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, s);
   inside:
     s += 100;
   }

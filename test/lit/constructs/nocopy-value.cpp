@@ -31,7 +31,7 @@ struct Pinned {
 };
 
 Pinned makePinned(int v) { return Pinned(v); }
-// CHECK: {{^}}Pinned makePinned(int v) { static ::sonde::SiteTable sonde_sites_[[V:[0-9a-f]+]]({{[^;]*}}; ::sonde::watchAt(sonde_sites_[[V]], 0, v); return Pinned(v); }
+// CHECK: {{^}}Pinned makePinned(int v) { static ::sonde::SiteTable sonde_sites_[[V:[0-9a-f]+]]({{[^;]*}}; ::sonde::watchIntAt(sonde_sites_[[V]], 0, v); return Pinned(v); }
 // DIAG: nocopy-value.cpp:[[@LINE-2]]:28: warning: probe '* > #value' skipped: the returned object cannot pass through a watch unchanged (it cannot be copied or moved) [sonde-unsupported]
 
 std::unique_ptr<int> makeOwned(int v) { return std::make_unique<int>(v); }

@@ -24,16 +24,16 @@ template <class... Ts> int fold_sum(Ts... ts) {
   ((acc += ts), ...);
   // CHECK: {{^}}  ((::sonde::passRef(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], acc += ts)), ...);
   int all = (ts + ... + 0);
-  // CHECK: {{^}}  int all = (ts + ... + 0); ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, all);
+  // CHECK: {{^}}  int all = (ts + ... + 0); ::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, all);
   int ones = (one(ts) + ...);
-  // CHECK: {{^}}  int ones = (one(ts) + ...); ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, ones);
+  // CHECK: {{^}}  int ones = (one(ts) + ...); ::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, ones);
   // DIAG-DAG: packs-folds.cpp:[[@LINE-2]]:15: warning: probe '* > *()' skipped: call of 'one' is inside a pack expansion [sonde-unsupported]
   return acc + all + ones;
 }
 
 template <class... Ts> int forward_all(Ts &&...ts) {
   int n = sizeof...(ts);
-  // CHECK: {{^}}  int n = sizeof...(ts); ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, n);
+  // CHECK: {{^}}  int n = sizeof...(ts); ::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, n);
   return n + fold_sum(ts...);
   // CHECK: {{^}}  return n + ::sonde::call(true, sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], [&]() -> decltype(auto) { return fold_sum(ts...); });
 }

@@ -34,6 +34,6 @@ int writes() {
   // CHECK: {{^}}  SET(x, 2);
   // DIAG: skipped-sites.cpp:[[@LINE-2]]:3: warning: probe 'writes > x' skipped: write of 'x' is a macro expansion [sonde-macro]
   x = 3;
-  // CHECK: {{^}}  x = 3; ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, x);
+  // CHECK: {{^}}  x = 3; ::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, x);
   return x;
 }

@@ -26,11 +26,11 @@ Point make(int v) { return Point{v, v}; }
 
 bool less(Point a, Point b) {
   bool lt = a < b;
-  // CHECK: {{^}}  bool lt = a < b; ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, lt);
+  // CHECK: {{^}}  bool lt = a < b; ::sonde::watchBoolAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, lt);
   bool ge = make(1) >= b;
-  // CHECK: {{^}}  bool ge = ::sonde::call(true, sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], [&]() -> decltype(auto) { return make(1); }) >= b; ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, ge);
+  // CHECK: {{^}}  bool ge = ::sonde::call(true, sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], [&]() -> decltype(auto) { return make(1); }) >= b; ::sonde::watchBoolAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, ge);
   bool ne = a != make(2);
-  // CHECK: {{^}}  bool ne = a != ::sonde::call(true, sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], [&]() -> decltype(auto) { return make(2); }); ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, ne);
+  // CHECK: {{^}}  bool ne = a != ::sonde::call(true, sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], [&]() -> decltype(auto) { return make(2); }); ::sonde::watchBoolAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, ne);
   return lt && ge && ne;
 }
 

@@ -23,12 +23,12 @@ int cases(int k) {
     int tmp;
     // CHECK: {{^}}    int tmp;{{$}}
     tmp = 4;
-    // CHECK: {{^}}    tmp = 4; ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, tmp);
+    // CHECK: {{^}}    tmp = 4; ::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, tmp);
     r = tmp;
     break;
   case 1: {
     int inner = 5;
-    // CHECK: {{^}}    int inner = 5; ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, inner);
+    // CHECK: {{^}}    int inner = 5; ::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, inner);
     r = inner;
     break;
   }
@@ -36,12 +36,12 @@ int cases(int k) {
     for (int i = 0; i < 2; ++i)
       r += i;
     // The loop's scope is braced: `default:` below does not jump past it.
-    // CHECK: {{^}}    { ::sonde::Loop sonde_loop_{{.*}} for (int i = 0; i < 2; ++i, ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, i)){{$}}
+    // CHECK: {{^}}    { ::sonde::Loop sonde_loop_{{.*}} for (int i = 0; i < 2; ++i, ::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, i)){{$}}
     // CHECK-NEXT: {{^}}      { ::sonde::Iteration {{.*}} } }{{$}}
     [[fallthrough]];
   default:
     tmp = 1;
-    // CHECK: {{^}}    tmp = 1; ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, tmp);
+    // CHECK: {{^}}    tmp = 1; ::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, tmp);
     r += tmp;
   }
   return r;
@@ -52,7 +52,7 @@ int labels(int n) {
 start:
   int step = n;
   // CHECK: {{^}}start:{{$}}
-  // CHECK-NEXT: {{^}}  int step = n; ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, step);
+  // CHECK-NEXT: {{^}}  int step = n; ::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, step);
   acc += step;
   if (--n > 0)
     goto start;

@@ -55,7 +55,7 @@ int integral(std::integral auto x) {
 
 template <auto N> int scaled(int v) {
   int out = v * N;
-  // CHECK: {{^}}  int out = v * N; ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, out);
+  // CHECK: {{^}}  int out = v * N; ::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, out);
   return out;
 }
 

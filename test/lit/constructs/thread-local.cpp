@@ -12,9 +12,9 @@
 
 int f(int v) {
   static int calls = 0;
-  // CHECK: {{^}}  static int calls = 0; static const bool sonde_once_[[A:[0-9a-f]+]] = (::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, calls), true); (void)sonde_once_[[A]];
+  // CHECK: {{^}}  static int calls = 0; static const bool sonde_once_[[A:[0-9a-f]+]] = (::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, calls), true); (void)sonde_once_[[A]];
   thread_local int mine = 10;
-  // CHECK: {{^}}  thread_local int mine = 10; thread_local const bool sonde_once_[[B:[0-9a-f]+]] = (::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, mine), true); (void)sonde_once_[[B]];
+  // CHECK: {{^}}  thread_local int mine = 10; thread_local const bool sonde_once_[[B:[0-9a-f]+]] = (::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, mine), true); (void)sonde_once_[[B]];
   static thread_local int also = 1;
   // CHECK: {{^}}  static thread_local int also = 1; thread_local const bool sonde_once_{{.*}}
   constinit static int ci = 2;

@@ -29,7 +29,7 @@ int sum(int n, ...) {
   int total = 0;
   for (int i = 0; i < n; ++i) {
     int v = va_arg(ap, int);
-    // CHECK: {{^}}    int v = va_arg(ap, int); ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, v);
+    // CHECK: {{^}}    int v = va_arg(ap, int); ::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, v);
     total += v;
   }
   va_end(ap);
@@ -39,7 +39,7 @@ int sum(int n, ...) {
 static std::jmp_buf env;
 int jumps() {
   int got = setjmp(env);
-  // CHECK: {{^}}  int got = setjmp(env); ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, got);
+  // CHECK: {{^}}  int got = setjmp(env); ::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, got);
   // DIAG-DAG: varargs-setjmp.cpp:[[@LINE-2]]:13: warning: probe '* > *()' skipped: call of '_setjmp' is a macro expansion [sonde-macro]
   if (got == 0)
     std::longjmp(env, 2);

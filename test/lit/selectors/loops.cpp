@@ -32,10 +32,10 @@ int train_epoch(const std::vector<int> &data) {
     // CHECK: {{^}}  { ::sonde::Loop sonde_loop_[[W:[0-9a-f]+]](sonde_sites_[[T:[0-9a-f]+]][{{[0-9]+}}]); for (const int &batch : ::sonde::iterate(sonde_sites_[[T]][{{[0-9]+}}], sonde_sites_[[T]][{{[0-9]+}}], data)) { const ::std::uint64_t sonde_i_[[W]] = sonde_loop_[[W]].Next++;
     if (batch == 2)
       continue;
-    // CHECK: {{^}}      { ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, sonde_i_[[W]]); continue; }
+    // CHECK: {{^}}      { ::sonde::watchUIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, sonde_i_[[W]]); continue; }
     sum += batch;
   }
-  // CHECK: {{^}}  ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, sonde_i_[[W]]);} }
+  // CHECK: {{^}}  ::sonde::watchUIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, sonde_i_[[W]]);} }
   // Range-for over a temporary: made in place by a lambda (it was moved).
   for (int batch : loader())
     sum += batch;

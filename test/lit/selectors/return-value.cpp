@@ -41,7 +41,7 @@ int early(int n) {
   // CHECK: {{^}}  if (n == 0) return ::sonde::passValue(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], 0);
   int r = n * 2;
   return r;
-  // CHECK: {{^}}  ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, r); return r;
+  // CHECK: {{^}}  ::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, r); return r;
 }
 
 // Unchanged: void functions have no value.

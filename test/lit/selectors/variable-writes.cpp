@@ -15,7 +15,7 @@
 float compute(float x) { return x / 2; }
 
 float train(float lr, int steps) {
-  // CHECK: {{^}}float train(float lr, int steps) { static ::sonde::SiteTable {{.*}} ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, lr); ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, steps);
+  // CHECK: {{^}}float train(float lr, int steps) { static ::sonde::SiteTable {{.*}} ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, lr); ::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, steps);
   float loss = compute(lr);
   // CHECK: {{^}}  float loss = compute(lr); ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, loss);
   loss = loss * 2;
@@ -23,12 +23,12 @@ float train(float lr, int steps) {
   loss += 1;
   // CHECK: {{^}}  loss += 1; ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, loss);
   ++steps;
-  // CHECK: {{^}}  ++steps; ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, steps);
+  // CHECK: {{^}}  ++steps; ::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, steps);
   steps--;
-  // CHECK: {{^}}  steps--; ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, steps);
+  // CHECK: {{^}}  steps--; ::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, steps);
   for (int i = 0; i < 3; ++i, steps++)
     lr *= 0.5f;
-  // CHECK: {{^}}  for (int i = 0; i < 3; ++i, steps++, ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, steps))
+  // CHECK: {{^}}  for (int i = 0; i < 3; ++i, steps++, ::sonde::watchIntAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, steps))
   // CHECK: {{^}}    { lr *= 0.5f; ::sonde::watchAt(sonde_sites_{{[0-9a-f]+}}, {{[0-9]+}}, lr); }
   while ((loss = compute(loss)) > 1) {
   // CHECK: {{^}}  while ((::sonde::passRef(sonde_sites_{{[0-9a-f]+}}[{{[0-9]+}}], loss = compute(loss))) > 1) {

@@ -89,7 +89,7 @@ TEST(Plan, UnbracedBodyOrder) {
   Line5 = Line5.split('\n').first;
   size_t Open = Line5.find("{ ::sonde::Iteration");
   size_t Stmt = Line5.find("loss = step(loss);");
-  size_t Watch = Line5.find("::sonde::watchAt(");
+  size_t Watch = Line5.find("::sonde::watchIntAt(");
   size_t Close = Line5.rfind(" }");
   ASSERT_NE(Open, llvm::StringRef::npos) << Line5.str();
   EXPECT_LT(Open, Stmt);
@@ -180,7 +180,7 @@ TEST(Plan, OneBracePairPerStatement) {
   Line4 = Line4.split('\n').first;
   EXPECT_EQ(Line4.count('{'), 1u) << Line4.str();
   EXPECT_EQ(Line4.count('}'), 1u) << Line4.str();
-  EXPECT_EQ(Line4.count("::sonde::watchAt("), 2u) << Line4.str();
+  EXPECT_EQ(Line4.count("::sonde::watchIntAt("), 2u) << Line4.str();
 }
 
 // The plan's flags are sonde/site.h's bits, and the site table holds them,
