@@ -26,6 +26,7 @@ with the contention). A compiler that is missing is said in
 import argparse
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -95,7 +96,14 @@ def main():
                                stdout=f, stderr=subprocess.PIPE, text=True)
         if r.returncode != 0:
             sys.exit("compile-stress: sonde-rewrite failed:\n" + r.stderr[-2000:])
-        sites = open(inst).read().count("::sonde::watchAt(")
+        # Every form of an inserted watch: watchAt, and the writers the
+        # engine names per arithmetic type (watchIntAt, watchFloatAt, ...).
+        sites = len(re.findall(r"::sonde::watch(?:Int|UInt|Float|Bool)?At\(",
+                               open(inst).read()))
+        if sites < a.sites:
+            sys.exit("compile-stress: sonde-rewrite inserted %d watches, not "
+                     "the %d generated: the figures would not measure them"
+                     % (sites, a.sites))
         obj = os.path.join(tmp, "out.o")
         fig = {"compile.stress_sites": sites}
         raw = {"loadavg_before": os.getloadavg()}
