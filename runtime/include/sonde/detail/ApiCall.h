@@ -146,44 +146,11 @@ private:
       return 1;
   }
 
-  /// The common head of the three records: {phase, call, ...}.
-  SONDE_ALWAYS_INLINE static void head(ValueWriter &W, const char *Phase,
-                                       uint8_t Len, uint64_t Call,
-                                       uint16_t Members) noexcept {
-    W.object(Members);
-    W.key("phase");
-    W.string(Phase, Len);
-    W.key("call");
-    W.unsignedInteger(Call);
-  }
-  static constexpr uint32_t HeadBytes = 16 + 3 + 9 + 9 + 9 + 9 + 9;
-
-  SONDE_ALWAYS_INLINE void pre() noexcept {
-    Started = true;
-    rt::ThreadState *T = rt::detail::thread();
-    Call = (uint64_t(T->Index) << 40) |
-           (++rt::detail::ApiCalls & ((uint64_t(1) << 40) - 1));
-    // The bound of the arguments was summed as they passed: reading it back
-    // from Slots here made g++ -Wmaybe-uninitialized (an error under
-    // -Werror) suspect the slots left unfilled.
-    uint32_t Max = HeadBytes + 9 + 5 + Total + ArgBytes;
-    Max = rt::detail::align8(Max < MaxRecord ? Max : MaxRecord);
-    uint64_t Tsc = now();
-    char *P = rt::detail::reserve(T, Max);
-    if (!P)
-      return;
-    ValueWriter W(P + 16, P + Max);
-    head(W, "pre", 3, Call, 3);
-    W.key("args");
-    W.array(Total);
-    for (uint32_t I = 0; I < Total; ++I) {
-      if (I < MaxArgs && (Filled >> I & 1))
-        Slots[I].Write(W, Slots[I].P, Sum);
-      else
-        W.null();
-    }
-    commitValue(T, P, W, Tsc);
-  }
+  /// The pre record: {phase: "pre", call, args}, the arguments from the
+  /// slots. Out of line in libsonde (recorder/ApiCall.cpp), as finish() is:
+  /// neither depends on a type, and inlined at every call they were most
+  /// of what an `apis:` site asks the compiler for (docs/plugin.md, "Cost").
+  void pre() noexcept;
 
   template <class V> SONDE_ALWAYS_INLINE void post(const V *Ret) noexcept {
     if (!Id || !Started)
@@ -199,37 +166,9 @@ private:
       finish(nullptr, nullptr, 0, false);
   }
 
+  /// The post record ({phase: "post", call, ret?}) or the error one.
   void finish(const void *Ret, Writer Write, uint32_t RetMax,
-              bool Error) noexcept {
-    Posted = true;
-    rt::ThreadState *T = rt::detail::thread();
-    uint64_t Tsc = now();
-    uint32_t Max = HeadBytes + 9 + 1 + RetMax;
-    Max = rt::detail::align8(Max < MaxRecord ? Max : MaxRecord);
-    char *P = rt::detail::reserve(T, Max);
-    if (!P)
-      return;
-    ValueWriter W(P + 16, P + Max);
-    if (Error) {
-      head(W, "error", 5, Call, 2);
-    } else if (!Write) {
-      head(W, "post", 4, Call, 2);
-    } else {
-      head(W, "post", 4, Call, 3);
-      W.key("ret");
-      Write(W, Ret, Sum);
-    }
-    commitValue(T, P, W, Tsc);
-  }
-
-  SONDE_ALWAYS_INLINE void commitValue(rt::ThreadState *T, char *P,
-                                       ValueWriter &W, uint64_t Tsc) noexcept {
-    uint32_t Size = rt::detail::align8(W.position() - P);
-    rt::detail::putHeader(P, static_cast<uint16_t>(Size), rt::RecType::Watch, 0,
-                          Id | rt::detail::levelBits(T));
-    rt::detail::put64(P + 8, Tsc);
-    rt::detail::commit(T, Size);
-  }
+              bool Error) noexcept;
 
   uint32_t Id = 0;
   uint32_t Total;
