@@ -27,16 +27,6 @@ void writeHead(ValueWriter &W, const char *Phase, uint8_t Len, uint64_t Call,
   W.unsignedInteger(Call);
 }
 
-/// Publishes the record at `P` of site `Id`, its value written by `W`.
-void commitRecord(rt::ThreadState *T, char *P, ValueWriter &W, uint32_t Id,
-                  uint64_t Tsc) noexcept {
-  uint32_t Size = rt::detail::align8(W.position() - P);
-  rt::detail::putHeader(P, static_cast<uint16_t>(Size), rt::RecType::Watch, 0,
-                        Id | rt::detail::levelBits(T));
-  rt::detail::put64(P + 8, Tsc);
-  rt::detail::commit(T, Size);
-}
-
 } // namespace
 
 void ApiCall::pre() noexcept {
@@ -63,7 +53,7 @@ void ApiCall::pre() noexcept {
     else
       W.null();
   }
-  commitRecord(T, P, W, Id, Tsc);
+  rt::detail::commitStructuredWatch(T, P, W.position(), Id, Tsc);
 }
 
 void ApiCall::finish(const void *Ret, Writer Write, uint32_t RetMax,
@@ -86,7 +76,7 @@ void ApiCall::finish(const void *Ret, Writer Write, uint32_t RetMax,
     W.key("ret");
     Write(W, Ret, Sum);
   }
-  commitRecord(T, P, W, Id, Tsc);
+  rt::detail::commitStructuredWatch(T, P, W.position(), Id, Tsc);
 }
 
 } // namespace sonde

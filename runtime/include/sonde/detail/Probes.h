@@ -27,6 +27,24 @@
 #include <type_traits>
 
 namespace sonde {
+namespace rt {
+namespace detail {
+
+/// Publishes the watch record of site `Id` at `P` (reserve() gave it) whose
+/// structured value ends at `End`: Aux 0, the value follows the time
+/// (scalars use putScalarWatch). Shared by watch() and ApiCall's records.
+SONDE_ALWAYS_INLINE void commitStructuredWatch(ThreadState *T, char *P,
+                                               const char *End, uint32_t Id,
+                                               uint64_t Tsc) noexcept {
+  uint32_t Size = align8(static_cast<size_t>(End - P));
+  putHeader(P, static_cast<uint16_t>(Size), RecType::Watch, 0,
+            Id | levelBits(T));
+  put64(P + 8, Tsc);
+  commit(T, Size);
+}
+
+} // namespace detail
+} // namespace rt
 
 /// Records a point in time.
 SONDE_ALWAYS_INLINE void instant(const Site &S) noexcept {
@@ -55,12 +73,7 @@ template <class T> inline void watch(const Site &S, const T &V) noexcept {
     return;
   ValueWriter W(P + 16, P + Max);
   rt::detail::writeValue(W, V, summaryOf(S));
-  uint32_t Size = rt::detail::align8(W.position() - P);
-  // Aux 0: a structured value follows the time (scalars use watchScalar).
-  rt::detail::putHeader(P, static_cast<uint16_t>(Size), rt::RecType::Watch, 0,
-                        Id | rt::detail::levelBits(Th));
-  rt::detail::put64(P + 8, Tsc);
-  rt::detail::commit(Th, Size);
+  rt::detail::commitStructuredWatch(Th, P, W.position(), Id, Tsc);
 }
 
 namespace rt {
