@@ -9,6 +9,8 @@
 
 #include "Runtime.h"
 
+#include <cstring>
+
 namespace sonde::rt::detail {
 
 uint32_t openOutAt(const SiteTable &Tb, uint32_t I) noexcept {
@@ -28,6 +30,55 @@ void closeOut(uint32_t Depth) noexcept {
   // its exit handler ran, when nothing of it may be written any more.
   if (ThreadState *T = Current)
     closeAt(T, Depth, 0, now());
+}
+
+uint32_t openArgsOut(const Site &S, const ArgSlot *Args, uint32_t N,
+                     uint32_t Max) noexcept {
+  uint32_t Id = activeId(S);
+  if (!Id)
+    return NotOpened;
+  ThreadState *T = thread(); // first, as in openOutAt
+  uint64_t Tsc = now();
+  // The context record pushArgs writes, from the slots, and only for a
+  // region on the shadow stack (openWithArgs says why).
+  bool HasArgs = N > 0 && roomFor(T);
+  if (HasArgs) {
+    if (char *P = reserve(T, Max)) {
+      ValueWriter W(P + 16, P + Max);
+      for (uint32_t I = 0; I < N; ++I)
+        Args[I].Write(W, Args[I]);
+      uint32_t Size = align8(static_cast<size_t>(W.position() - P));
+      putHeader(P, static_cast<uint16_t>(Size), RecType::CtxPush,
+                static_cast<uint8_t>(N), Id);
+      put64(P + 8, Tsc);
+      commit(T, Size);
+    }
+  }
+  return open(T, Id, Tsc, HasArgs);
+}
+
+void closeIterationOut(uint32_t Depth, uint64_t Index) noexcept {
+  if (Depth == NotOpened)
+    return;
+  if (ThreadState *T = Current) // as in closeOut
+    closeAt(T, Depth, 0, now(), Index);
+}
+
+// The writers of arithmetic args: what ValueTraits writes for their
+// written types (WrittenAs).
+void writeIntArg(ValueWriter &W, const ArgSlot &A) noexcept {
+  W.integer(static_cast<int64_t>(A.Bits));
+}
+void writeUIntArg(ValueWriter &W, const ArgSlot &A) noexcept {
+  W.unsignedInteger(A.Bits);
+}
+void writeFloatArg(ValueWriter &W, const ArgSlot &A) noexcept {
+  double D;
+  std::memcpy(&D, &A.Bits, 8);
+  W.floating(D);
+}
+void writeBoolArg(ValueWriter &W, const ArgSlot &A) noexcept {
+  W.boolean(A.Bits != 0);
 }
 
 } // namespace sonde::rt::detail

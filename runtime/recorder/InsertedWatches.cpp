@@ -2,8 +2,9 @@
 //
 // watchSharedAt (sonde/detail/Inserted.h): the record writers of the types
 // that inserted watches are written as (WrittenAs) and that most of them
-// are, compiled once here. Other types keep their writer in the header,
-// one instance per type in each translation unit that watches one.
+// are, compiled once here; and watchErased, the record around the value of
+// any other type (a tensor, a container), whose own writer is the one
+// instance per type a translation unit that watches one compiles.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +31,22 @@ void watchSharedAt(const SiteTable &Tb, uint32_t I, bool V) noexcept {
 void watchSharedAt(const SiteTable &Tb, uint32_t I,
                    const volatile void *V) noexcept {
   watchScalarOr(Tb[I], V);
+}
+
+void watchErased(const Site &S, const void *P, ErasedWriter Write,
+                 uint32_t Max) noexcept {
+  // What watch() records, with the value's writer and bound given.
+  uint32_t Id = activeId(S);
+  if (!Id)
+    return;
+  ThreadState *Th = thread();
+  uint64_t Tsc = now();
+  char *R = reserve(Th, Max);
+  if (!R)
+    return;
+  ValueWriter W(R + 16, R + Max);
+  Write(W, P, summaryOf(S));
+  commitStructuredWatch(Th, R, W.position(), Id, Tsc);
 }
 
 } // namespace sonde::rt::detail

@@ -82,7 +82,7 @@ public:
       using U = std::remove_reference_t<T>;
       if constexpr (watchable<U>() && !std::is_volatile<U>::value) {
         if (I < MaxArgs) {
-          Slots[I] = Slot{&V, &writeOne<U>};
+          Slots[I] = Slot{&V, &rt::detail::writeErased<U>};
           Filled |= uint32_t(1) << I;
           ArgBytes += uint32_t(maxOne<U>());
         }
@@ -130,15 +130,11 @@ private:
     return V;
   }
 
-  using Writer = void (*)(ValueWriter &, const void *, Summary) noexcept;
+  using Writer = rt::detail::ErasedWriter;
   struct Slot {
     const void *P;
     Writer Write;
   };
-  template <class U>
-  static void writeOne(ValueWriter &W, const void *P, Summary S) noexcept {
-    rt::detail::writeValue(W, *static_cast<const U *>(P), S);
-  }
   template <class U> static constexpr size_t maxOne() {
     if constexpr (watchable<U>())
       return rt::detail::maxBytes<U>();
@@ -157,7 +153,7 @@ private:
       return;
     using U = std::remove_reference_t<V>;
     if constexpr (watchable<U>() && !std::is_volatile<U>::value)
-      finish(Ret, &writeOne<U>, uint32_t(maxOne<U>()), false);
+      finish(Ret, &rt::detail::writeErased<U>, uint32_t(maxOne<U>()), false);
     else
       finish(nullptr, nullptr, 0, false);
   }

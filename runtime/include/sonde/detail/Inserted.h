@@ -149,11 +149,35 @@ struct WrittenAsOf<
 template <class T>
 using WrittenAs = typename WrittenAsOf<std::remove_cv_t<T>>::type;
 
+/// watch() of the value at `P`, written by `Write` in at most `Max` bytes
+/// (maxBytes): in libsonde (recorder/InsertedWatches.cpp), so that the
+/// record around a structured value (a tensor's, a container's) is not
+/// compiled again for each type in each instrumented translation unit.
+void watchErased(const Site &S, const void *P, ErasedWriter Write,
+                 uint32_t Max) noexcept;
+
+/// The watch of a value libsonde's shared writers do not take.
+template <class T> void watchErasedOf(const Site &S, const T &V) noexcept {
+  constexpr size_t Max = align8(16 + maxBytes<T>());
+  static_assert(Max < 65536, "value too large for one record");
+  watchErased(S, &V, &writeErased<T>, uint32_t(Max));
+}
+
+/// What the out-of-line watches below record: an arithmetic value by the
+/// scalar watch, any other through its erased writer in libsonde.
+template <class T>
+SONDE_ALWAYS_INLINE void watchInserted(const Site &S, const T &V) noexcept {
+  if constexpr (std::is_arithmetic<T>::value)
+    watchScalar(S, V);
+  else
+    watchErasedOf(S, V);
+}
+
 /// The watch of an inserted site, out of line: one instance per written
 /// type (WrittenAs).
 template <class T>
 SONDE_OUT_OF_LINE void watchOut(const Site &S, const T &V) noexcept {
-  watchScalarOr(S, V);
+  watchInserted(S, V);
 }
 
 /// How watchOutAt takes a value of type `T`: a scalar by value (in a
@@ -168,7 +192,7 @@ using WatchArg = std::conditional_t<std::is_scalar<T>::value,
 template <class T>
 SONDE_OUT_OF_LINE void watchOutAt(const SiteTable &Tb, uint32_t I,
                                   WatchArg<T> V) noexcept {
-  watchScalarOr(Tb[I], V);
+  watchInserted(Tb[I], V);
 }
 
 /// The watch of site `I` of `Tb` for the written types most watches share
@@ -210,15 +234,70 @@ uint32_t openOutAt(const SiteTable &Tb, uint32_t I) noexcept;
 /// instrumented), and a second word cost g++ a fifth more per region.
 void closeOut(uint32_t Depth) noexcept;
 
-/// openOut() with args recorded at entry, as Region(S, Vs...) does: one
-/// instance per list of arg types, so here.
+/// One arg of an inserted region or iteration, its type erased, so that
+/// the context record around the args is written once, in libsonde
+/// (openArgsOut), not at every site: an arithmetic value as its written
+/// bits (WrittenAs) with one of libsonde's writers, any other value by its
+/// address with the writer of its type.
+struct ArgSlot;
+using ArgWriter = void (*)(ValueWriter &, const ArgSlot &) noexcept;
+struct ArgSlot {
+  const void *P; ///< the value, when Bits does not hold it
+  uint64_t Bits; ///< an arithmetic value, as written
+  ArgWriter Write;
+};
+void writeIntArg(ValueWriter &W, const ArgSlot &A) noexcept;
+void writeUIntArg(ValueWriter &W, const ArgSlot &A) noexcept;
+void writeFloatArg(ValueWriter &W, const ArgSlot &A) noexcept;
+void writeBoolArg(ValueWriter &W, const ArgSlot &A) noexcept;
+template <class U> void writeArgAt(ValueWriter &W, const ArgSlot &A) noexcept {
+  writeValue(W, *static_cast<const U *>(A.P), Summary::Default);
+}
+/// The slot of `V`: what its ValueTraits would write.
+template <class U> ArgSlot argSlot(const U &V) noexcept {
+  if constexpr (std::is_arithmetic<U>::value) {
+    using W = WrittenAs<U>;
+    if constexpr (std::is_same<W, bool>::value) {
+      return ArgSlot{nullptr, V ? 1u : 0u, &writeBoolArg};
+    } else if constexpr (std::is_same<W, double>::value) {
+      double D = static_cast<double>(V);
+      uint64_t Bits;
+      std::memcpy(&Bits, &D, 8);
+      return ArgSlot{nullptr, Bits, &writeFloatArg};
+    } else if constexpr (std::is_same<W, int64_t>::value) {
+      return ArgSlot{nullptr, static_cast<uint64_t>(static_cast<int64_t>(V)),
+                     &writeIntArg};
+    } else {
+      return ArgSlot{nullptr, static_cast<uint64_t>(V), &writeUIntArg};
+    }
+  } else {
+    return ArgSlot{&V, 0, &writeArgAt<U>};
+  }
+}
+
+/// Opens the region of site `S` with the args in `Args` (`N` of them, at
+/// most `Max` bytes of record with its head): the depth it opened at, or
+/// NotOpened; what openWithArgs records. In libsonde
+/// (recorder/InsertedRegions.cpp): inline or instantiated per list of arg
+/// types, the context record's writer was compiled at every site with args.
+uint32_t openArgsOut(const Site &S, const ArgSlot *Args, uint32_t N,
+                     uint32_t Max) noexcept;
+/// Closes an iteration that openArgsOut opened at `Depth`: closeOut with
+/// the iteration's index.
+void closeIterationOut(uint32_t Depth, uint64_t Index) noexcept;
+
+/// openArgsOut() of `Vs`.
 template <class... Args>
-SONDE_OUT_OF_LINE uint32_t openOut(const Site &S, const Args &...Vs) noexcept {
-  uint32_t Id = activeId(S);
-  if (!Id)
-    return NotOpened;
-  ThreadState *T = thread(); // first: recorder/InsertedRegions.cpp says why
-  return openWithArgs(T, Id, now(), Vs...);
+SONDE_ALWAYS_INLINE uint32_t openOut(const Site &S,
+                                     const Args &...Vs) noexcept {
+  if constexpr (sizeof...(Args) == 0) {
+    return openArgsOut(S, nullptr, 0, 0);
+  } else {
+    constexpr size_t Max = align8(16 + sumMaxBytes<Args...>());
+    static_assert(Max < 65536, "args too large for one record");
+    const ArgSlot Slots[] = {argSlot(Vs)...};
+    return openArgsOut(S, Slots, sizeof...(Args), uint32_t(Max));
+  }
 }
 
 } // namespace detail
@@ -405,6 +484,8 @@ private:
 };
 
 /// One iteration of a Loop that records only when `On`, with optional args.
+/// Its writers are out of line (openArgsOut): what a site keeps is the
+/// depth, as InsertedRegion's.
 class CondIteration {
 public:
   template <class... Args>
@@ -413,23 +494,18 @@ public:
       : Index(L.Next++) {
     if (!On)
       return;
-    uint32_t Id = rt::detail::activeId(L.S);
-    if (!Id)
-      return;
-    T = rt::detail::thread();
-    Depth = rt::detail::openWithArgs(T, Id, now(), Vs...);
+    Depth = rt::detail::openOut(L.S, Vs...);
   }
   SONDE_ALWAYS_INLINE ~CondIteration() {
-    if (T)
-      rt::detail::closeAt(T, Depth, 0, now(), Index);
+    if (Depth != rt::detail::NotOpened)
+      rt::detail::closeIterationOut(Depth, Index);
   }
   CondIteration(const CondIteration &) = delete;
   CondIteration &operator=(const CondIteration &) = delete;
 
 private:
-  rt::ThreadState *T = nullptr;
   uint64_t Index;
-  uint32_t Depth = 0;
+  uint32_t Depth = rt::detail::NotOpened;
 };
 
 /// An instant whose args (captures, `args:`) ride along with it.

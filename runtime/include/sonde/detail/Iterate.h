@@ -13,8 +13,6 @@
 #pragma GCC system_header
 #endif
 
-#include "Clock.h"
-#include "Records.h"
 #include "Ring.h"
 #include "StaticSite.h"
 
@@ -79,128 +77,112 @@ template <class R> decltype(auto) rangeEnd(R &Range) {
 /// Tag of the Iterated constructor that makes its range in place.
 struct MadeRange {};
 
+namespace rt {
+/// What a recorded range-for records, apart from its range: the fetch and
+/// body regions of each iteration and the iteration's index. It depends on
+/// no type, so its members are compiled once, in libsonde
+/// (recorder/IterationRecorder.cpp): inlined into every `Iterated<R>`, they
+/// were most of the code a wrapped loop asked the compiler for (about 1,250
+/// lines of IR for one loop over a libtorch DataLoader; docs/plugin.md,
+/// "Cost"). An iteration pays three calls more than the inlined writers.
+class IterationRecorder {
+public:
+  IterationRecorder(bool On, const Site &Fetch, const Site *Body) noexcept
+      : Fetch(Fetch), Body(Body), On(On) {}
+  IterationRecorder(const IterationRecorder &) = delete;
+  IterationRecorder &operator=(const IterationRecorder &) = delete;
+
+  /// Before the first advance: the first fetch opens, and this thread is
+  /// attached before any region's time is taken (the first record of a run
+  /// starts libsonde: milliseconds, which no region may contain).
+  void begin() noexcept;
+  /// The element is made: the fetch closes and the body opens.
+  void fetched() noexcept;
+  /// `++It`: the body closes and the next fetch opens.
+  void advance() noexcept;
+  /// The advance found the end (or the loop is left): the open fetch is
+  /// recorded only when something was recorded inside it.
+  void endFetch() noexcept;
+  /// The loop is left (its wrapper destroyed): what is open closes.
+  void finish() noexcept;
+
+private:
+  void startFetch() noexcept;
+  void closeBody() noexcept;
+
+  const Site &Fetch;
+  const Site *Body;
+  bool On;
+  uint64_t Index = 0;
+  uint64_t FetchMark = 0;
+  ThreadState *FetchThread = nullptr;
+  ThreadState *BodyThread = nullptr;
+};
+} // namespace rt
+
 template <class R> class Iterated {
   using Inner = decltype(rt::detail::rangeBegin(std::declval<R &>()));
   using InnerEnd = decltype(rt::detail::rangeEnd(std::declval<R &>()));
 
 public:
   Iterated(bool On, const Site &Fetch, const Site *Body, R &&Range) noexcept
-      : Range(std::forward<R>(Range)), Fetch(Fetch), Body(Body), On(On) {}
+      : Range(std::forward<R>(Range)), Rec(On, Fetch, Body) {}
   /// The range is the prvalue `Make()` returns, made in place (guaranteed
   /// copy elision): a range the loop would have made as a temporary is
   /// neither copied nor moved (see iterateMade).
   template <class F>
   Iterated(MadeRange, bool On, const Site &Fetch, const Site *Body, F &&Make)
-      : Range(static_cast<F &&>(Make)()), Fetch(Fetch), Body(Body), On(On) {}
-  ~Iterated() {
-    endFetch();
-    closeBody();
-  }
+      : Range(static_cast<F &&>(Make)()), Rec(On, Fetch, Body) {}
+  ~Iterated() { Rec.finish(); }
   Iterated(const Iterated &) = delete;
   Iterated &operator=(const Iterated &) = delete;
 
   class iterator {
   public:
-    iterator(Inner It, Iterated *Owner) : It(std::move(It)), Owner(Owner) {}
+    iterator(Inner It, rt::IterationRecorder *Rec)
+        : It(std::move(It)), Rec(Rec) {}
     /// The element comes out as `*It` gives it: the same reference, or a
     /// prvalue made in place (holding it in a local to record the fetch
     /// first cost a move). The fetch is recorded once it is made, unless
     /// `*It` throws.
     decltype(auto) operator*() {
-      Fetched Done{Owner, std::uncaught_exceptions()};
+      Fetched Done{Rec, std::uncaught_exceptions()};
       return *It;
     }
     iterator &operator++() {
-      Owner->closeBody();
-      Owner->startFetch();
+      Rec->advance();
       ++It;
       return *this;
     }
     template <class E> bool operator!=(const E &End) const {
       bool More = It != End;
       if (!More)
-        Owner->endFetch();
+        Rec->endFetch();
       return More;
     }
 
   private:
     struct Fetched {
-      Iterated *Owner;
+      rt::IterationRecorder *Rec;
       int Uncaught;
       ~Fetched() {
         if (std::uncaught_exceptions() == Uncaught)
-          Owner->fetched();
+          Rec->fetched();
       }
     };
     Inner It;
-    Iterated *Owner;
+    rt::IterationRecorder *Rec;
   };
 
   iterator begin() {
-    // The first record of a run starts libsonde (the environment, this
-    // thread's ring, the trace file: milliseconds); neither region of the
-    // first iteration may contain it. startFetch starts it before it takes
-    // the fetch's time; a body without a fetch is timed from the time
-    // fetched() takes first, so it is started here.
-    startFetch();
-    if (!FetchThread && On && Body && rt::detail::activeId(*Body))
-      rt::detail::thread();
-    return iterator(rt::detail::rangeBegin(Range), this);
+    Rec.begin();
+    return iterator(rt::detail::rangeBegin(Range), &Rec);
   }
   InnerEnd end() { return rt::detail::rangeEnd(Range); }
 
 private:
-  void startFetch() noexcept {
-    if (!On)
-      return;
-    if (uint32_t Id = rt::detail::activeId(Fetch)) {
-      FetchThread = rt::detail::thread();
-      FetchMark = FetchThread->Published.load(rt::detail::MemOrder::Relaxed);
-      rt::detail::open(FetchThread, Id, now());
-    }
-  }
-  void fetched() noexcept {
-    if (!On)
-      return;
-    uint64_t Tsc = now();
-    if (FetchThread) {
-      rt::detail::close(FetchThread, Tsc, Index);
-      FetchThread = nullptr;
-    }
-    if (!Body)
-      return;
-    if (uint32_t Id = rt::detail::activeId(*Body)) {
-      BodyThread = rt::detail::thread();
-      rt::detail::open(BodyThread, Id, Tsc);
-    }
-  }
-  /// The fetch found the end (or threw): recorded only around records made
-  /// inside it.
-  void endFetch() noexcept {
-    if (!FetchThread)
-      return;
-    if (FetchThread->Published.load(rt::detail::MemOrder::Relaxed) != FetchMark)
-      rt::detail::close(FetchThread, now(), Index);
-    else
-      rt::detail::discard(FetchThread);
-    FetchThread = nullptr;
-  }
-  void closeBody() noexcept {
-    if (BodyThread) {
-      rt::detail::close(BodyThread, now(), Index);
-      BodyThread = nullptr;
-    }
-    ++Index;
-  }
-
   R Range;
-  const Site &Fetch;
-  const Site *Body;
-  bool On;
-  uint64_t Index = 0;
-  uint64_t FetchMark = 0;
-  rt::ThreadState *FetchThread = nullptr;
-  rt::ThreadState *BodyThread = nullptr;
+  rt::IterationRecorder Rec;
 };
 
 /// Deduces whether to keep the range by reference (lvalue) or by value.

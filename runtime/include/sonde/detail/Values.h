@@ -234,6 +234,15 @@ SONDE_ALWAYS_INLINE void writeValue(ValueWriter &W, const T &V,
     Traits<T>::write(W, V);
 }
 
+/// A value's writer, its type erased: ApiCall's argument slots and the
+/// inserted watches of types libsonde does not write (watchErased) share
+/// one instance per type.
+using ErasedWriter = void (*)(ValueWriter &, const void *, Summary) noexcept;
+template <class U>
+void writeErased(ValueWriter &W, const void *P, Summary S) noexcept {
+  writeValue(W, *static_cast<const U *>(P), S);
+}
+
 template <class... Ts> constexpr size_t sumMaxBytes() {
   size_t Sum = 0;
   for (size_t B : {size_t(0), maxBytes<Ts>()...})
