@@ -28,6 +28,7 @@
 #include "WatchTrampoline.h"
 
 #include <cstdint>
+#include <cstring>
 #include <exception>
 #include <type_traits>
 #include <utility>
