@@ -24,12 +24,7 @@ uint32_t openOutAt(const SiteTable &Tb, uint32_t I) noexcept {
 }
 
 void closeOut(uint32_t Depth) noexcept {
-  if (Depth == NotOpened)
-    return;
-  // The thread that opened it, as long as it is attached: null only after
-  // its exit handler ran, when nothing of it may be written any more.
-  if (ThreadState *T = Current)
-    closeAt(T, Depth, 0, now());
+  closeIterationOut(Depth, ~uint64_t(0)); // a plain region: no index
 }
 
 uint32_t openArgsOut(const Site &S, const ArgSlot *Args, uint32_t N,
@@ -42,25 +37,21 @@ uint32_t openArgsOut(const Site &S, const ArgSlot *Args, uint32_t N,
   // The context record pushArgs writes, from the slots, and only for a
   // region on the shadow stack (openWithArgs says why).
   bool HasArgs = N > 0 && roomFor(T);
-  if (HasArgs) {
-    if (char *P = reserve(T, Max)) {
-      ValueWriter W(P + 16, P + Max);
-      for (uint32_t I = 0; I < N; ++I)
-        Args[I].Write(W, Args[I]);
-      uint32_t Size = align8(static_cast<size_t>(W.position() - P));
-      putHeader(P, static_cast<uint16_t>(Size), RecType::CtxPush,
-                static_cast<uint8_t>(N), Id);
-      put64(P + 8, Tsc);
-      commit(T, Size);
-    }
-  }
+  if (HasArgs)
+    writeContextPush(T, Id, Tsc, Max, static_cast<uint8_t>(N),
+                     [&](ValueWriter &W) {
+                       for (uint32_t I = 0; I < N; ++I)
+                         Args[I].Write(W, Args[I]);
+                     });
   return open(T, Id, Tsc, HasArgs);
 }
 
 void closeIterationOut(uint32_t Depth, uint64_t Index) noexcept {
   if (Depth == NotOpened)
     return;
-  if (ThreadState *T = Current) // as in closeOut
+  // The thread that opened it, as long as it is attached: null only after
+  // its exit handler ran, when nothing of it may be written any more.
+  if (ThreadState *T = Current)
     closeAt(T, Depth, 0, now(), Index);
 }
 

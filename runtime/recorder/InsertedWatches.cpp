@@ -35,18 +35,8 @@ void watchSharedAt(const SiteTable &Tb, uint32_t I,
 
 void watchErased(const Site &S, const void *P, ErasedWriter Write,
                  uint32_t Max) noexcept {
-  // What watch() records, with the value's writer and bound given.
-  uint32_t Id = activeId(S);
-  if (!Id)
-    return;
-  ThreadState *Th = thread();
-  uint64_t Tsc = now();
-  char *R = reserve(Th, Max);
-  if (!R)
-    return;
-  ValueWriter W(R + 16, R + Max);
-  Write(W, P, summaryOf(S));
-  commitStructuredWatch(Th, R, W.position(), Id, Tsc);
+  writeStructuredWatch(S, Max,
+                       [&](ValueWriter &W) { Write(W, P, summaryOf(S)); });
 }
 
 } // namespace sonde::rt::detail

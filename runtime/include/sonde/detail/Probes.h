@@ -60,20 +60,37 @@ SONDE_ALWAYS_INLINE void instant(const Site &S) noexcept {
   }
 }
 
-/// Records a value of any type with a `ValueTraits` specialization.
-template <class T> inline void watch(const Site &S, const T &V) noexcept {
-  uint32_t Id = rt::detail::activeId(S);
+namespace rt {
+namespace detail {
+
+/// Records the structured watch of site `S`, at most `Max` bytes, whose
+/// value `WriteValue(W)` writes. Shared by watch() and libsonde's
+/// watchErased (the inserted watches of types it does not write itself).
+template <class F>
+SONDE_ALWAYS_INLINE void writeStructuredWatch(const Site &S, uint32_t Max,
+                                              F &&WriteValue) noexcept {
+  uint32_t Id = activeId(S);
   if (!Id)
     return;
-  rt::ThreadState *Th = rt::detail::thread();
+  ThreadState *Th = thread();
   uint64_t Tsc = now();
-  constexpr uint32_t Max = rt::detail::align8(16 + rt::detail::maxBytes<T>());
-  char *P = rt::detail::reserve(Th, Max);
+  char *P = reserve(Th, Max);
   if (!P)
     return;
   ValueWriter W(P + 16, P + Max);
-  rt::detail::writeValue(W, V, summaryOf(S));
-  rt::detail::commitStructuredWatch(Th, P, W.position(), Id, Tsc);
+  WriteValue(W);
+  commitStructuredWatch(Th, P, W.position(), Id, Tsc);
+}
+
+} // namespace detail
+} // namespace rt
+
+/// Records a value of any type with a `ValueTraits` specialization.
+template <class T> inline void watch(const Site &S, const T &V) noexcept {
+  constexpr uint32_t Max = rt::detail::align8(16 + rt::detail::maxBytes<T>());
+  rt::detail::writeStructuredWatch(S, Max, [&](ValueWriter &W) {
+    rt::detail::writeValue(W, V, summaryOf(S));
+  });
 }
 
 namespace rt {

@@ -27,22 +27,33 @@ namespace sonde {
 namespace rt {
 namespace detail {
 
+/// Writes a context record of site `Id` at `Tsc` in at most `Max` bytes:
+/// `Count` values, which `WriteValues(W)` writes in order. Shared by
+/// pushArgs and libsonde's openArgsOut (type-erased args).
+template <class F>
+SONDE_ALWAYS_INLINE void
+writeContextPush(ThreadState *T, uint32_t Id, uint64_t Tsc, uint32_t Max,
+                 uint8_t Count, F &&WriteValues) noexcept {
+  char *P = reserve(T, Max);
+  if (!P)
+    return;
+  ValueWriter W(P + 16, P + Max);
+  WriteValues(W);
+  uint32_t Size = align8(W.position() - P);
+  putHeader(P, static_cast<uint16_t>(Size), RecType::CtxPush, Count, Id);
+  put64(P + 8, Tsc);
+  commit(T, Size);
+}
+
 /// Writes a context record: the values of a site's args, in order.
 template <class... Ts>
 void pushArgs(ThreadState *T, uint32_t Id, uint64_t Tsc,
               const Ts &...Vs) noexcept {
   constexpr uint32_t Max = align8(16 + sumMaxBytes<Ts...>());
   static_assert(Max < 65536, "args too large for one record");
-  char *P = reserve(T, Max);
-  if (!P)
-    return;
-  ValueWriter W(P + 16, P + Max);
-  (writeValue(W, Vs, Summary::Default), ...);
-  uint32_t Size = align8(W.position() - P);
-  putHeader(P, static_cast<uint16_t>(Size), RecType::CtxPush,
-            static_cast<uint8_t>(sizeof...(Ts)), Id);
-  put64(P + 8, Tsc);
-  commit(T, Size);
+  writeContextPush(
+      T, Id, Tsc, Max, static_cast<uint8_t>(sizeof...(Ts)),
+      [&](ValueWriter &W) { (writeValue(W, Vs, Summary::Default), ...); });
 }
 
 SONDE_ALWAYS_INLINE void popArgs(ThreadState *T, uint32_t Id,
