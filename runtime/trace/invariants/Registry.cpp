@@ -9,6 +9,8 @@
 
 #include "Families.h"
 
+#include <algorithm>
+
 namespace sonde::trace::inv {
 
 const std::vector<Family> &families() {
@@ -57,22 +59,16 @@ void CheckSink::violate(size_t I, const Feed &F, const Where &W) {
   }
 }
 
-const std::vector<size_t> &CheckSink::about(const Feed &F, uint32_t Id,
-                                            bool ByScope) {
+const std::vector<size_t> &CheckSink::resolve(const Feed &F, uint32_t Id,
+                                              bool ByScope) {
+  static const std::vector<size_t> NoInvariants;
   auto &C = Cache[ByScope];
-  auto &R = Resolved[ByScope];
-  if (Id >= C.size()) {
-    C.resize(F.names());
-    R.resize(F.names());
-  }
-  if (!R[Id]) {
-    R[Id] = true;
-    auto &Map = ByScope ? ByScopeKey : BySubject;
-    auto It = Map.find(F.name(Id));
-    if (It != Map.end())
-      C[Id] = It->second;
-  }
-  return C[Id];
+  if (Id >= C.size())
+    C.resize(std::max<size_t>(F.names(), Id + 1), nullptr);
+  auto &Map = ByScope ? ByScopeKey : BySubject;
+  auto It = Map.find(F.name(Id));
+  C[Id] = It != Map.end() ? &It->second : &NoInvariants;
+  return *C[Id];
 }
 
 void Constancy::add(const Point &P) {
