@@ -42,6 +42,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclGroup.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/FileManager.h"
 #include "clang/Basic/SourceManager.h"
@@ -50,6 +51,7 @@
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/Pragma.h"
 #include "clang/Lex/Preprocessor.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -239,6 +241,71 @@ void becomeChild(SplitState &St, Preprocessor &PP, SourceLocation Loc) {
                 Sentinel.str() + " {}\n");
 }
 
+/// The namespace `II` names in `DC`, if any.
+NamespaceDecl *namespaceNamed(DeclContext &DC, IdentifierInfo *II) {
+  for (NamedDecl *D : DC.lookup(II)) {
+    if (auto *A = dyn_cast<NamespaceAliasDecl>(D))
+      D = A->getNamespace();
+    if (auto *N = dyn_cast<NamespaceDecl>(D))
+      return N->getCanonicalDecl();
+  }
+  return nullptr;
+}
+
+/// Before the fork, loads from the AST file (a PCH) what parsing `Rest`
+/// would load, so that the child and the parent share it instead of each
+/// decoding it. Most of the child's decoding (mnist.cpp on a PCH of
+/// <torch/torch.h>: 45,000 of 95,000 declarations, half of the types) is
+/// the specializations of class templates, type traits above all: the
+/// first look-up of one specialization of a template loads all of them.
+/// Loaded here: those of every class template of every namespace that
+/// `Rest` names (`std::`, `torch::nn::`). Each call is one the parse makes
+/// itself (a name's look-up, a template's specializations); only what is
+/// loaded, and when, differs.
+void prewarm(Preprocessor &PP, ASTContext &Ctx, StringRef Rest) {
+  ExternalASTSource *Source = Ctx.getExternalSource();
+  if (!Source)
+    return;
+  // The raw lexer needs a NUL after its buffer.
+  std::string Text = Rest.str();
+  Lexer L(SourceLocation(), PP.getLangOpts(), Text.data(), Text.data(),
+          Text.data() + Text.size());
+  TranslationUnitDecl *TU = Ctx.getTranslationUnitDecl();
+  SetVector<NamespaceDecl *> Named;
+  DeclContext *Scope = TU; // where the next name is looked up, if anywhere
+  StringRef Last;          // the last token, if a name
+  DeclContext *LastScope = TU;
+  Token T;
+  for (L.LexFromRawLexer(T); T.isNot(tok::eof); L.LexFromRawLexer(T)) {
+    if (T.is(tok::coloncolon)) {
+      // `N::` goes on in namespace N, a leading `::` in the translation
+      // unit; classes are not followed.
+      Scope = TU;
+      if (!Last.empty()) {
+        NamespaceDecl *N = nullptr;
+        if (LastScope)
+          N = namespaceNamed(*LastScope, PP.getIdentifierInfo(Last));
+        if (N)
+          Named.insert(N);
+        Scope = N;
+      }
+      Last = StringRef();
+      continue;
+    }
+    Last = T.is(tok::raw_identifier) ? T.getRawIdentifier() : StringRef();
+    LastScope = Scope;
+    Scope = TU;
+  }
+  for (NamespaceDecl *N : Named)
+    for (NamespaceDecl *R : N->redecls()) {
+      SmallVector<Decl *> Templates;
+      Source->FindExternalLexicalDecls(
+          R, [](Decl::Kind K) { return K == Decl::ClassTemplate; }, Templates);
+      for (Decl *D : Templates)
+        cast<ClassTemplateDecl>(D)->LoadLazySpecializations();
+    }
+}
+
 /// Forks; in the parent, returns the child's plan (nothing if the fork or
 /// the child failed). In the child, returns nothing with St.ChildFd set.
 std::optional<frontdoor::PlanResult>
@@ -295,6 +362,8 @@ void split(SplitState &St, Preprocessor &PP, SourceLocation Loc) {
     // would have seen them too), and they were reported once already.
     R.emplace().SourceErrors = true;
   } else {
+    prewarm(PP, J.CI.getASTContext(),
+            StringRef(J.Original).substr(St.PreambleSize));
     R = forkForPlan(St, PP, Loc);
     if (St.ChildFd >= 0)
       return; // the child: it parses the original rest
