@@ -312,6 +312,10 @@ std::optional<frontdoor::PlanResult>
 forkForPlan(SplitState &St, Preprocessor &PP, SourceLocation Loc) {
   if (threadCount() != 1)
     return std::nullopt;
+  // Only when there is a child to share it with: the nested parse that
+  // runs instead loads what it needs itself.
+  prewarm(PP, St.J->CI.getASTContext(),
+          StringRef(St.J->Original).substr(St.PreambleSize));
   int Fd[2];
   if (pipe2(Fd, O_CLOEXEC) != 0)
     return std::nullopt;
@@ -362,8 +366,6 @@ void split(SplitState &St, Preprocessor &PP, SourceLocation Loc) {
     // would have seen them too), and they were reported once already.
     R.emplace().SourceErrors = true;
   } else {
-    prewarm(PP, J.CI.getASTContext(),
-            StringRef(J.Original).substr(St.PreambleSize));
     R = forkForPlan(St, PP, Loc);
     if (St.ChildFd >= 0)
       return; // the child: it parses the original rest

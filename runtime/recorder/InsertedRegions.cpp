@@ -24,7 +24,7 @@ uint32_t openOutAt(const SiteTable &Tb, uint32_t I) noexcept {
 }
 
 void closeOut(uint32_t Depth) noexcept {
-  closeIterationOut(Depth, ~uint64_t(0)); // a plain region: no index
+  closeIterationOut(Depth, NotIteration);
 }
 
 uint32_t openArgsOut(const Site &S, const ArgSlot *Args, uint32_t N,

@@ -138,6 +138,10 @@ SONDE_ALWAYS_INLINE void discard(ThreadState *T) noexcept {
     popArgs(T, T->Stack[D].Site, now());
 }
 
+/// The iteration index of a region that is not a loop iteration: it is
+/// recorded as a Region record, not a RegionIt one.
+constexpr uint64_t NotIteration = ~uint64_t(0);
+
 /// Closes the region at depth `D`, the innermost, and records it from its
 /// shadow stack entry.
 SONDE_ALWAYS_INLINE void closeEntry(ThreadState *T, uint32_t D, uint64_t End,
@@ -147,7 +151,7 @@ SONDE_ALWAYS_INLINE void closeEntry(ThreadState *T, uint32_t D, uint64_t End,
     return;
   const OpenRegion &R = T->Stack[D];
   auto Level = static_cast<uint8_t>(levelOf(D));
-  if (Iteration == ~uint64_t(0)) {
+  if (Iteration == NotIteration) {
     if (char *P = reserve(T, 24)) {
       putHeader(P, 24, RecType::Region, Level, R.Site);
       put64(P + 8, End);
@@ -167,7 +171,7 @@ SONDE_ALWAYS_INLINE void closeEntry(ThreadState *T, uint32_t D, uint64_t End,
 
 /// Closes the innermost region and records it.
 SONDE_ALWAYS_INLINE void close(ThreadState *T, uint64_t End,
-                               uint64_t Iteration = ~uint64_t(0)) noexcept {
+                               uint64_t Iteration = NotIteration) noexcept {
   closeEntry(T, T->Depth - 1, End, Iteration);
 }
 
@@ -178,7 +182,7 @@ SONDE_ALWAYS_INLINE void close(ThreadState *T, uint64_t End,
 /// stack (inserted code), one compare more than close().
 SONDE_ALWAYS_INLINE void closeAt(ThreadState *T, uint32_t D, uint32_t Id,
                                  uint64_t End,
-                                 uint64_t Iteration = ~uint64_t(0)) noexcept {
+                                 uint64_t Iteration = NotIteration) noexcept {
   if (SONDE_UNLIKELY(T->Depth != D + 1) && !closeLeftOpen(T, D, Id, End))
     return;
   closeEntry(T, D, End, Iteration);
@@ -191,7 +195,7 @@ SONDE_ALWAYS_INLINE void closeAt(ThreadState *T, uint32_t D, uint32_t Id,
 /// when this returns true; false when the region was closed already.
 SONDE_ALWAYS_INLINE bool
 closeOpened(ThreadState *T, uint32_t D, uint32_t Id, uint64_t Start,
-            uint64_t End, uint64_t Iteration = ~uint64_t(0)) noexcept {
+            uint64_t End, uint64_t Iteration = NotIteration) noexcept {
   // One compare: a region left open inside, or this one closed by an end()
   // around it, is the API misused, and must not go unsaid.
   if (SONDE_UNLIKELY(T->Depth != D + 1) && !closeLeftOpen(T, D, Id, End))
@@ -200,7 +204,7 @@ closeOpened(ThreadState *T, uint32_t D, uint32_t Id, uint64_t Start,
   if (SONDE_UNLIKELY(D >= MaxDepth))
     return true; // not on the stack: close() records nothing either
   auto Level = static_cast<uint8_t>(levelOf(D));
-  if (Iteration == ~uint64_t(0)) {
+  if (Iteration == NotIteration) {
     if (char *P = reserve(T, 24)) {
       putHeader(P, 24, RecType::Region, Level, Id);
       put64(P + 8, End);
