@@ -20,6 +20,8 @@
 #pragma GCC system_header
 #endif
 
+#include "detail/Compiler.h"
+
 #include <cstdint>
 
 namespace sonde {
@@ -120,7 +122,7 @@ constexpr uint8_t summaryFlags(Summary S) noexcept {
 }
 
 /// The summary a site's flags ask for.
-constexpr Summary summaryOfFlags(uint8_t Flags) noexcept {
+SONDE_NODEBUG constexpr Summary summaryOfFlags(uint8_t Flags) noexcept {
   return static_cast<Summary>((Flags & SummaryMask) >> SummaryShift);
 }
 

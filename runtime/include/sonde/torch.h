@@ -120,8 +120,8 @@ inline void disableOpTracing() noexcept {
 /// without recording ATen ops of its own.
 template <> struct ValueTraits<at::Tensor> {
   static constexpr size_t MaxBytes = torch::detail::TensorMaxBytes;
-  static void write(ValueWriter &W, const at::Tensor &T,
-                    Summary S = Summary::Default) noexcept {
+  SONDE_NODEBUG static void write(ValueWriter &W, const at::Tensor &T,
+                                  Summary S = Summary::Default) noexcept {
     if (&torch::detail::writeTensor) {
       torch::detail::writeTensor(W, T, S);
     } else {
@@ -138,7 +138,8 @@ template <> struct ValueTraits<at::Tensor> {
 /// torch::nn::Module (or a class derived from it), a ModuleHolder (what
 /// TORCH_MODULE gives), or a std::shared_ptr / pointer to a module. See
 /// docs/trace-format.md, "State records".
-template <class M> void recordState(const Site &S, const M &Model) noexcept {
+template <class M>
+SONDE_NODEBUG void recordState(const Site &S, const M &Model) noexcept {
   if constexpr (torch::detail::Dereferences<M>::value) {
     if (!static_cast<bool>(Model))
       return; // an empty holder or a null pointer: nothing to record

@@ -63,7 +63,7 @@ public:
       Id = rt::detail::activeId(S);
     Sum = summaryOf(S);
   }
-  ~ApiCall() {
+  SONDE_NODEBUG ~ApiCall() {
     if (!Id || !Started || Posted)
       return;
     // The call did not return normally, or returned an object that is not
@@ -135,7 +135,7 @@ private:
     const void *P;
     Writer Write;
   };
-  template <class U> static constexpr size_t maxOne() {
+  template <class U> SONDE_NODEBUG static constexpr size_t maxOne() {
     if constexpr (watchable<U>())
       return rt::detail::maxBytes<U>();
     else

@@ -21,6 +21,8 @@
 #pragma GCC system_header
 #endif
 
+#include "Compiler.h"
+
 #include <type_traits>
 
 namespace sonde {
@@ -47,10 +49,10 @@ public:
   Atomic(const Atomic &) = delete;
   Atomic &operator=(const Atomic &) = delete;
 
-  T load(MemOrder O) const noexcept {
+  SONDE_NODEBUG T load(MemOrder O) const noexcept {
     return __atomic_load_n(&V, static_cast<int>(O));
   }
-  void store(T X, MemOrder O) noexcept {
+  SONDE_NODEBUG void store(T X, MemOrder O) noexcept {
     __atomic_store_n(&V, X, static_cast<int>(O));
   }
 

@@ -12,10 +12,22 @@
 #pragma GCC system_header
 #endif
 
+/// On the code sonde.h inlines into the instrumented program: no debug
+/// info of its own (clang's `nodebug`; g++ has no such attribute). A
+/// debugger steps over it, the user's line staying the line, and the
+/// compiler carries none of its scopes and variables through its passes:
+/// 69 M instructions (0.3 %) of the instrumented MNIST example's -O2 -g
+/// compile, the same code (docs/plugin.md, "Cost").
+#if defined(__clang__)
+#define SONDE_NODEBUG __attribute__((nodebug))
+#else
+#define SONDE_NODEBUG
+#endif
+
 #if defined(__GNUC__)
 #define SONDE_LIKELY(X) __builtin_expect(!!(X), 1)
 #define SONDE_UNLIKELY(X) __builtin_expect(!!(X), 0)
-#define SONDE_ALWAYS_INLINE inline __attribute__((always_inline))
+#define SONDE_ALWAYS_INLINE inline __attribute__((always_inline)) SONDE_NODEBUG
 #define SONDE_NOINLINE __attribute__((noinline))
 /// A function called only when something is wrong: kept out of the hot
 /// path's code and its branch predicted not taken.
@@ -28,7 +40,7 @@
 #else
 #define SONDE_LIKELY(X) (X)
 #define SONDE_UNLIKELY(X) (X)
-#define SONDE_ALWAYS_INLINE inline
+#define SONDE_ALWAYS_INLINE inline SONDE_NODEBUG
 #define SONDE_NOINLINE
 #define SONDE_COLD
 #define SONDE_ASSUME(X) ((void)0)

@@ -91,7 +91,7 @@ public:
   mutable const Site *Sites = nullptr;
 
   /// The decoded sites, or null (acquire: what the publisher wrote).
-  const Site *sites() const noexcept {
+  SONDE_NODEBUG const Site *sites() const noexcept {
     return __atomic_load_n(&Sites, __ATOMIC_ACQUIRE);
   }
 };
@@ -107,7 +107,8 @@ const Site &tableSite(const SiteTable &T, uint32_t I) noexcept;
 } // namespace detail
 } // namespace rt
 
-inline const Site &SiteTable::operator[](uint32_t I) const noexcept {
+SONDE_NODEBUG inline const Site &
+SiteTable::operator[](uint32_t I) const noexcept {
   const Site *S = sites();
   if (SONDE_UNLIKELY(!S))
     return rt::detail::tableSite(*this, I);
@@ -158,7 +159,8 @@ void watchErased(const Site &S, const void *P, ErasedWriter Write,
                  uint32_t Max) noexcept;
 
 /// The watch of a value libsonde's shared writers do not take.
-template <class T> void watchErasedOf(const Site &S, const T &V) noexcept {
+template <class T>
+SONDE_NODEBUG void watchErasedOf(const Site &S, const T &V) noexcept {
   constexpr size_t Max = align8(16 + maxBytes<T>());
   static_assert(Max < 65536, "value too large for one record");
   watchErased(S, &V, &writeErased<T>, uint32_t(Max));
@@ -177,7 +179,8 @@ SONDE_ALWAYS_INLINE void watchInserted(const Site &S, const T &V) noexcept {
 /// The watch of an inserted site, out of line: one instance per written
 /// type (WrittenAs).
 template <class T>
-SONDE_OUT_OF_LINE void watchOut(const Site &S, const T &V) noexcept {
+SONDE_NODEBUG SONDE_OUT_OF_LINE void watchOut(const Site &S,
+                                              const T &V) noexcept {
   watchInserted(S, V);
 }
 
@@ -191,8 +194,8 @@ using WatchArg = std::conditional_t<std::is_scalar<T>::value,
 /// The watch of site `I` of table `Tb`, out of line: one instance per value
 /// type. The table's look-up is here, not at the site.
 template <class T>
-SONDE_OUT_OF_LINE void watchOutAt(const SiteTable &Tb, uint32_t I,
-                                  WatchArg<T> V) noexcept {
+SONDE_NODEBUG SONDE_OUT_OF_LINE void watchOutAt(const SiteTable &Tb, uint32_t I,
+                                                WatchArg<T> V) noexcept {
   watchInserted(Tb[I], V);
 }
 
@@ -251,11 +254,12 @@ void writeIntArg(ValueWriter &W, const ArgSlot &A) noexcept;
 void writeUIntArg(ValueWriter &W, const ArgSlot &A) noexcept;
 void writeFloatArg(ValueWriter &W, const ArgSlot &A) noexcept;
 void writeBoolArg(ValueWriter &W, const ArgSlot &A) noexcept;
-template <class U> void writeArgAt(ValueWriter &W, const ArgSlot &A) noexcept {
+template <class U>
+SONDE_NODEBUG void writeArgAt(ValueWriter &W, const ArgSlot &A) noexcept {
   writeValue(W, *static_cast<const U *>(A.P), Summary::Default);
 }
 /// The slot of `V`: what its ValueTraits would write.
-template <class U> ArgSlot argSlot(const U &V) noexcept {
+template <class U> SONDE_NODEBUG ArgSlot argSlot(const U &V) noexcept {
   if constexpr (std::is_arithmetic<U>::value) {
     using W = WrittenAs<U>;
     if constexpr (std::is_same<W, bool>::value) {
@@ -305,7 +309,8 @@ SONDE_ALWAYS_INLINE uint32_t openOut(const Site &S,
 } // namespace rt
 
 /// Watches `V` if its type is recordable; else does nothing.
-template <class T> inline void watchAny(const Site &S, const T &V) noexcept {
+template <class T>
+SONDE_NODEBUG inline void watchAny(const Site &S, const T &V) noexcept {
   if constexpr (watchable<T>())
     rt::detail::watchOut<rt::detail::WrittenAs<T>>(S, V);
 }
@@ -343,7 +348,8 @@ SONDE_ALWAYS_INLINE void watchByTrampoline(const SiteTable &Tb, uint32_t I,
 /// The scalar watch of site `I` of `Tb` with a value of written type `W`:
 /// the asm of watchByTrampoline under g++, else a call of watchSharedAt.
 template <class W>
-inline void watchScalarAt(const SiteTable &Tb, uint32_t I, W V) noexcept {
+SONDE_NODEBUG inline void watchScalarAt(const SiteTable &Tb, uint32_t I,
+                                        W V) noexcept {
 #if SONDE_WATCH_TRAMPOLINE
   rt::ValueTag Tag;
   uint64_t Bits = scalarBits(V, Tag);
@@ -368,16 +374,20 @@ inline void watchScalarAt(const SiteTable &Tb, uint32_t I, W V) noexcept {
 /// the same value: the conversion to the written type is the one WrittenAs
 /// and scalarBits make, and the value is read once, at the call, as watchAt
 /// reads it once.
-inline void watchIntAt(const SiteTable &Tb, uint32_t I, int64_t V) noexcept {
+SONDE_NODEBUG inline void watchIntAt(const SiteTable &Tb, uint32_t I,
+                                     int64_t V) noexcept {
   rt::detail::watchScalarAt(Tb, I, V);
 }
-inline void watchUIntAt(const SiteTable &Tb, uint32_t I, uint64_t V) noexcept {
+SONDE_NODEBUG inline void watchUIntAt(const SiteTable &Tb, uint32_t I,
+                                      uint64_t V) noexcept {
   rt::detail::watchScalarAt(Tb, I, V);
 }
-inline void watchFloatAt(const SiteTable &Tb, uint32_t I, double V) noexcept {
+SONDE_NODEBUG inline void watchFloatAt(const SiteTable &Tb, uint32_t I,
+                                       double V) noexcept {
   rt::detail::watchScalarAt(Tb, I, V);
 }
-inline void watchBoolAt(const SiteTable &Tb, uint32_t I, bool V) noexcept {
+SONDE_NODEBUG inline void watchBoolAt(const SiteTable &Tb, uint32_t I,
+                                      bool V) noexcept {
   rt::detail::watchScalarAt(Tb, I, V);
 }
 
@@ -387,7 +397,8 @@ inline void watchBoolAt(const SiteTable &Tb, uint32_t I, bool V) noexcept {
 /// the table and a constant; for a scalar under g++, the asm of
 /// watchByTrampoline.
 template <class T>
-inline void watchAt(const SiteTable &Tb, uint32_t I, const T &V) noexcept {
+SONDE_NODEBUG inline void watchAt(const SiteTable &Tb, uint32_t I,
+                                  const T &V) noexcept {
   if constexpr (watchable<T>()) {
     using Written = rt::detail::WrittenAs<T>;
     if constexpr (std::is_arithmetic<std::remove_cv_t<T>>::value)
@@ -404,13 +415,13 @@ inline void watchAt(const SiteTable &Tb, uint32_t I, const T &V) noexcept {
 class InsertedRegion {
 public:
   /// The region of site `I` of `Tb`: what inserted code opens.
-  InsertedRegion(const SiteTable &Tb, uint32_t I) noexcept
+  SONDE_NODEBUG InsertedRegion(const SiteTable &Tb, uint32_t I) noexcept
       : Depth(rt::detail::openOutAt(Tb, I)) {}
   /// A region with ride-alongs: its site, and the values it records.
   template <class... Args>
-  InsertedRegion(const Site &S, const Args &...Vs) noexcept
+  SONDE_NODEBUG InsertedRegion(const Site &S, const Args &...Vs) noexcept
       : Depth(rt::detail::openOut(S, Vs...)) {}
-  ~InsertedRegion() { rt::detail::closeOut(Depth); }
+  SONDE_NODEBUG ~InsertedRegion() { rt::detail::closeOut(Depth); }
   InsertedRegion(const InsertedRegion &) = delete;
   InsertedRegion &operator=(const InsertedRegion &) = delete;
 
@@ -511,7 +522,8 @@ private:
 
 /// An instant whose args (captures, `args:`) ride along with it.
 template <class... Args>
-inline void instantArgs(const Site &S, const Args &...Vs) noexcept {
+SONDE_NODEBUG inline void instantArgs(const Site &S,
+                                      const Args &...Vs) noexcept {
   uint32_t Id = rt::detail::activeId(S);
   if (!Id)
     return;
@@ -524,7 +536,8 @@ inline void instantArgs(const Site &S, const Args &...Vs) noexcept {
 
 /// A watch whose args (captures, `args:`) ride along with it.
 template <class T, class... Args>
-inline void watchArgs(const Site &S, const T &V, const Args &...Vs) noexcept {
+SONDE_NODEBUG inline void watchArgs(const Site &S, const T &V,
+                                    const Args &...Vs) noexcept {
   if constexpr (watchable<T>()) {
     uint32_t Id = rt::detail::activeId(S);
     if (!Id)
@@ -540,8 +553,8 @@ inline void watchArgs(const Site &S, const T &V, const Args &...Vs) noexcept {
 /// Runs `Fn` when the scope exits, however it exits (`#exit`).
 template <class F> class OnExit {
 public:
-  explicit OnExit(F Fn) noexcept : Fn(std::move(Fn)) {}
-  ~OnExit() { Fn(); }
+  SONDE_NODEBUG explicit OnExit(F Fn) noexcept : Fn(std::move(Fn)) {}
+  SONDE_NODEBUG ~OnExit() { Fn(); }
   OnExit(const OnExit &) = delete;
   OnExit &operator=(const OnExit &) = delete;
 
@@ -552,9 +565,9 @@ private:
 /// Runs `Fn` when the scope is left by an exception (`#error`).
 template <class F> class OnUnwind {
 public:
-  explicit OnUnwind(F Fn) noexcept
+  SONDE_NODEBUG explicit OnUnwind(F Fn) noexcept
       : Fn(std::move(Fn)), Count(std::uncaught_exceptions()) {}
-  ~OnUnwind() {
+  SONDE_NODEBUG ~OnUnwind() {
     if (std::uncaught_exceptions() > Count)
       Fn();
   }
@@ -602,7 +615,8 @@ SONDE_ALWAYS_INLINE T &&passRefIf(bool On, const Site &S, T &&V) noexcept {
 /// args or a guard): records only `<name>.iter`, the fetch, per iteration,
 /// and only when `On`.
 template <class R>
-Iterated<R> iterateFetch(bool On, const Site &Fetch, R &&Range) noexcept {
+SONDE_NODEBUG Iterated<R> iterateFetch(bool On, const Site &Fetch,
+                                       R &&Range) noexcept {
   return Iterated<R>(On, Fetch, nullptr, std::forward<R>(Range));
 }
 

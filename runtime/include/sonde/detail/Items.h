@@ -19,6 +19,8 @@
 #pragma GCC system_header
 #endif
 
+#include "Compiler.h"
+
 #include <cstdint>
 #include <type_traits>
 #include <utility>
@@ -57,7 +59,7 @@ constexpr bool IsCountable =
 /// is at the call, which the engine places at the spec's `items:`.
 template <class T,
           std::enable_if_t<detail::IsCountable<std::remove_cv_t<T>>, int> = 0>
-inline int64_t itemCount(const T &V) noexcept {
+SONDE_NODEBUG inline int64_t itemCount(const T &V) noexcept {
   using U = std::remove_cv_t<T>;
   if constexpr (std::is_integral_v<U> || std::is_enum_v<U>) {
     auto N = static_cast<long long>(V);

@@ -13,6 +13,7 @@
 #pragma GCC system_header
 #endif
 
+#include "Compiler.h"
 #include "Ring.h"
 #include "StaticSite.h"
 
@@ -55,7 +56,7 @@ struct HasMemberBegin<R, std::void_t<decltype(std::declval<R &>().begin())>>
 /// argument-dependent lookup (std::begin and std::end for arrays). The
 /// engine wraps the range of a loop in a template, whose type it cannot
 /// see, so the wrapper must take every range the loop itself takes.
-template <class R> decltype(auto) rangeBegin(R &Range) {
+template <class R> SONDE_NODEBUG decltype(auto) rangeBegin(R &Range) {
   if constexpr (HasMemberBegin<R>::value) {
     return Range.begin();
   } else {
@@ -63,7 +64,7 @@ template <class R> decltype(auto) rangeBegin(R &Range) {
     return begin(Range);
   }
 }
-template <class R> decltype(auto) rangeEnd(R &Range) {
+template <class R> SONDE_NODEBUG decltype(auto) rangeEnd(R &Range) {
   if constexpr (HasMemberBegin<R>::value) {
     return Range.end();
   } else {
@@ -87,7 +88,8 @@ namespace rt {
 /// "Cost"). An iteration pays three calls more than the inlined writers.
 class IterationRecorder {
 public:
-  IterationRecorder(bool On, const Site &Fetch, const Site *Body) noexcept
+  SONDE_NODEBUG IterationRecorder(bool On, const Site &Fetch,
+                                  const Site *Body) noexcept
       : Fetch(Fetch), Body(Body), On(On) {}
   IterationRecorder(const IterationRecorder &) = delete;
   IterationRecorder &operator=(const IterationRecorder &) = delete;
@@ -125,36 +127,38 @@ template <class R> class Iterated {
   using InnerEnd = decltype(rt::detail::rangeEnd(std::declval<R &>()));
 
 public:
-  Iterated(bool On, const Site &Fetch, const Site *Body, R &&Range) noexcept
+  SONDE_NODEBUG Iterated(bool On, const Site &Fetch, const Site *Body,
+                         R &&Range) noexcept
       : Range(std::forward<R>(Range)), Rec(On, Fetch, Body) {}
   /// The range is the prvalue `Make()` returns, made in place (guaranteed
   /// copy elision): a range the loop would have made as a temporary is
   /// neither copied nor moved (see iterateMade).
   template <class F>
-  Iterated(MadeRange, bool On, const Site &Fetch, const Site *Body, F &&Make)
+  SONDE_NODEBUG Iterated(MadeRange, bool On, const Site &Fetch,
+                         const Site *Body, F &&Make)
       : Range(static_cast<F &&>(Make)()), Rec(On, Fetch, Body) {}
-  ~Iterated() { Rec.finish(); }
+  SONDE_NODEBUG ~Iterated() { Rec.finish(); }
   Iterated(const Iterated &) = delete;
   Iterated &operator=(const Iterated &) = delete;
 
   class iterator {
   public:
-    iterator(Inner It, rt::IterationRecorder *Rec)
+    SONDE_NODEBUG iterator(Inner It, rt::IterationRecorder *Rec)
         : It(std::move(It)), Rec(Rec) {}
     /// The element comes out as `*It` gives it: the same reference, or a
     /// prvalue made in place (holding it in a local to record the fetch
     /// first cost a move). The fetch is recorded once it is made, unless
     /// `*It` throws.
-    decltype(auto) operator*() {
+    SONDE_NODEBUG decltype(auto) operator*() {
       Fetched Done{Rec, std::uncaught_exceptions()};
       return *It;
     }
-    iterator &operator++() {
+    SONDE_NODEBUG iterator &operator++() {
       Rec->advance();
       ++It;
       return *this;
     }
-    template <class E> bool operator!=(const E &End) const {
+    template <class E> SONDE_NODEBUG bool operator!=(const E &End) const {
       bool More = It != End;
       if (!More)
         Rec->endFetch();
@@ -165,7 +169,7 @@ public:
     struct Fetched {
       rt::IterationRecorder *Rec;
       int Uncaught;
-      ~Fetched() {
+      SONDE_NODEBUG ~Fetched() {
         if (std::uncaught_exceptions() == Uncaught)
           Rec->fetched();
       }
@@ -174,11 +178,11 @@ public:
     rt::IterationRecorder *Rec;
   };
 
-  iterator begin() {
+  SONDE_NODEBUG iterator begin() {
     Rec.begin();
     return iterator(rt::detail::rangeBegin(Range), &Rec);
   }
-  InnerEnd end() { return rt::detail::rangeEnd(Range); }
+  SONDE_NODEBUG InnerEnd end() { return rt::detail::rangeEnd(Range); }
 
 private:
   R Range;
@@ -187,7 +191,8 @@ private:
 
 /// Deduces whether to keep the range by reference (lvalue) or by value.
 template <class R>
-Iterated<R> iterate(const Site &Fetch, const Site &Body, R &&Range) noexcept {
+SONDE_NODEBUG Iterated<R> iterate(const Site &Fetch, const Site &Body,
+                                  R &&Range) noexcept {
   return Iterated<R>(true, Fetch, &Body, std::forward<R>(Range));
 }
 
@@ -196,7 +201,7 @@ Iterated<R> iterate(const Site &Fetch, const Site &Body, R &&Range) noexcept {
 /// (`[&]() -> decltype(auto) { return make(); }`): the range is made inside
 /// the wrapper, where iterate() would have moved it in.
 template <class F>
-Iterated<decltype(std::declval<F &>()())>
+SONDE_NODEBUG Iterated<decltype(std::declval<F &>()())>
 iterateMade(const Site &Fetch, const Site &Body, F &&Make) {
   return Iterated<decltype(std::declval<F &>()())>(
       MadeRange{}, true, Fetch, &Body, static_cast<F &&>(Make));

@@ -86,7 +86,8 @@ SONDE_ALWAYS_INLINE void writeStructuredWatch(const Site &S, uint32_t Max,
 } // namespace rt
 
 /// Records a value of any type with a `ValueTraits` specialization.
-template <class T> inline void watch(const Site &S, const T &V) noexcept {
+template <class T>
+SONDE_NODEBUG inline void watch(const Site &S, const T &V) noexcept {
   constexpr uint32_t Max = rt::detail::align8(16 + rt::detail::maxBytes<T>());
   rt::detail::writeStructuredWatch(S, Max, [&](ValueWriter &W) {
     rt::detail::writeValue(W, V, summaryOf(S));
@@ -190,7 +191,8 @@ public:
     Start = now();
     Depth = rt::detail::open(T, Id, Start);
   }
-  template <class... Args> Region(const Site &S, const Args &...Vs) noexcept {
+  template <class... Args>
+  SONDE_NODEBUG Region(const Site &S, const Args &...Vs) noexcept {
     Id = rt::detail::activeId(S);
     if (!Id)
       return;
@@ -221,12 +223,12 @@ private:
 /// `mode: instant`: a start and a stop instant instead of one region.
 class InstantRegion {
 public:
-  explicit InstantRegion(const Site &S) noexcept {
+  SONDE_NODEBUG explicit InstantRegion(const Site &S) noexcept {
     Id = rt::detail::activeId(S);
     if (Id)
       mark(rt::StartInstant);
   }
-  ~InstantRegion() {
+  SONDE_NODEBUG ~InstantRegion() {
     if (Id)
       mark(rt::StopInstant);
   }
@@ -234,7 +236,7 @@ public:
   InstantRegion &operator=(const InstantRegion &) = delete;
 
 private:
-  void mark(uint8_t Which) noexcept {
+  SONDE_NODEBUG void mark(uint8_t Which) noexcept {
     rt::ThreadState *T = rt::detail::thread();
     if (char *P = rt::detail::reserve(T, 16)) {
       rt::detail::putHeader(P, 16, rt::RecType::Instant, Which,
@@ -253,7 +255,7 @@ struct RegionHandle {
   uint32_t Depth = 0;
 };
 
-inline RegionHandle begin(const Site &S) noexcept {
+SONDE_NODEBUG inline RegionHandle begin(const Site &S) noexcept {
   uint32_t Id = rt::detail::activeId(S);
   if (!Id)
     return {};
@@ -264,7 +266,7 @@ inline RegionHandle begin(const Site &S) noexcept {
 }
 
 /// Closes the region `H` and any region left open inside it.
-inline void end(RegionHandle &H) noexcept {
+SONDE_NODEBUG inline void end(RegionHandle &H) noexcept {
   if (!H.T)
     return;
   uint64_t End = now();
@@ -288,7 +290,7 @@ public:
     Slot = &rt::detail::thread()->Frames[Id];
     ++*Slot;
   }
-  ~Frame() {
+  SONDE_NODEBUG ~Frame() {
     if (Slot)
       --*Slot;
   }
@@ -319,7 +321,7 @@ SONDE_ALWAYS_INLINE bool every(uint32_t &Counter, uint32_t N) noexcept {
 /// the loop statement, and an Iteration at the top of the loop body.
 class Loop {
 public:
-  explicit Loop(const Site &S) noexcept : S(S) {}
+  SONDE_NODEBUG explicit Loop(const Site &S) noexcept : S(S) {}
   const Site &S;
   uint64_t Next = 0; ///< the index the next iteration gets
 };

@@ -47,13 +47,14 @@ writeContextPush(ThreadState *T, uint32_t Id, uint64_t Tsc, uint32_t Max,
 
 /// Writes a context record: the values of a site's args, in order.
 template <class... Ts>
-void pushArgs(ThreadState *T, uint32_t Id, uint64_t Tsc,
-              const Ts &...Vs) noexcept {
+SONDE_NODEBUG void pushArgs(ThreadState *T, uint32_t Id, uint64_t Tsc,
+                            const Ts &...Vs) noexcept {
   constexpr uint32_t Max = align8(16 + sumMaxBytes<Ts...>());
   static_assert(Max < 65536, "args too large for one record");
-  writeContextPush(
-      T, Id, Tsc, Max, static_cast<uint8_t>(sizeof...(Ts)),
-      [&](ValueWriter &W) { (writeValue(W, Vs, Summary::Default), ...); });
+  writeContextPush(T, Id, Tsc, Max, static_cast<uint8_t>(sizeof...(Ts)),
+                   [&](ValueWriter &W) SONDE_NODEBUG {
+                     (writeValue(W, Vs, Summary::Default), ...);
+                   });
 }
 
 SONDE_ALWAYS_INLINE void popArgs(ThreadState *T, uint32_t Id,

@@ -225,7 +225,7 @@ SONDE_ALWAYS_INLINE uint32_t levelBits(const ThreadState *T) noexcept {
   return levelOf(T->Depth) << SiteIdBits;
 }
 
-constexpr uint32_t align8(size_t N) {
+SONDE_NODEBUG constexpr uint32_t align8(size_t N) {
   return static_cast<uint32_t>((N + 7) & ~size_t(7));
 }
 

@@ -17,6 +17,7 @@
 
 #include "../site.h"
 #include "Atomic.h"
+#include "Compiler.h"
 
 #include <cstdint>
 
@@ -60,7 +61,7 @@ struct Site {
 };
 
 /// The summary a watch site asks for (bits 3..5 of its flags).
-constexpr Summary summaryOf(const Site &S) noexcept {
+SONDE_NODEBUG constexpr Summary summaryOf(const Site &S) noexcept {
   return summaryOfFlags(S.Flags);
 }
 

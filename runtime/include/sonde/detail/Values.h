@@ -37,17 +37,24 @@ constexpr uint32_t MaxStringBytes = 256; ///< string values are capped
 /// that does not fit ends with a `Truncated` tag instead of overflowing.
 class ValueWriter {
 public:
-  ValueWriter(char *Begin, char *End) noexcept : Cur(Begin), End(End) {}
+  SONDE_NODEBUG ValueWriter(char *Begin, char *End) noexcept
+      : Cur(Begin), End(End) {}
 
-  void null() noexcept { tag(rt::ValueTag::Null); }
-  void boolean(bool V) noexcept {
+  SONDE_NODEBUG void null() noexcept { tag(rt::ValueTag::Null); }
+  SONDE_NODEBUG void boolean(bool V) noexcept {
     tag(V ? rt::ValueTag::True : rt::ValueTag::False);
   }
-  void integer(int64_t V) noexcept { scalar(rt::ValueTag::Int, V); }
-  void unsignedInteger(uint64_t V) noexcept { scalar(rt::ValueTag::UInt, V); }
-  void floating(double V) noexcept { scalar(rt::ValueTag::Float, V); }
+  SONDE_NODEBUG void integer(int64_t V) noexcept {
+    scalar(rt::ValueTag::Int, V);
+  }
+  SONDE_NODEBUG void unsignedInteger(uint64_t V) noexcept {
+    scalar(rt::ValueTag::UInt, V);
+  }
+  SONDE_NODEBUG void floating(double V) noexcept {
+    scalar(rt::ValueTag::Float, V);
+  }
   /// Copies at most rt::MaxStringBytes bytes.
-  void string(const char *S, size_t N) noexcept {
+  SONDE_NODEBUG void string(const char *S, size_t N) noexcept {
     if (N > rt::MaxStringBytes)
       N = rt::MaxStringBytes;
     if (!room(3 + N))
@@ -59,18 +66,22 @@ public:
     Cur += 2 + N;
   }
   /// An object of `Count` members; each member is key() then a value.
-  void object(uint16_t Count) noexcept { counted(rt::ValueTag::Object, Count); }
+  SONDE_NODEBUG void object(uint16_t Count) noexcept {
+    counted(rt::ValueTag::Object, Count);
+  }
   /// `Key` must be a string literal: only the pointer is recorded.
-  void key(const char *Key) noexcept {
+  SONDE_NODEBUG void key(const char *Key) noexcept {
     scalar(rt::ValueTag::Key, reinterpret_cast<uintptr_t>(Key));
   }
-  void array(uint32_t Count) noexcept { counted(rt::ValueTag::Array, Count); }
+  SONDE_NODEBUG void array(uint32_t Count) noexcept {
+    counted(rt::ValueTag::Array, Count);
+  }
 
-  char *position() const noexcept { return Cur; }
-  bool truncated() const noexcept { return Full; }
+  SONDE_NODEBUG char *position() const noexcept { return Cur; }
+  SONDE_NODEBUG bool truncated() const noexcept { return Full; }
 
 private:
-  bool room(size_t N) noexcept {
+  SONDE_NODEBUG bool room(size_t N) noexcept {
     // Keep one byte for the Truncated tag.
     if (!Full && static_cast<size_t>(End - Cur) >= N + 1)
       return true;
@@ -79,18 +90,19 @@ private:
     Full = true;
     return false;
   }
-  void tag(rt::ValueTag T) noexcept {
+  SONDE_NODEBUG void tag(rt::ValueTag T) noexcept {
     if (room(1))
       *Cur++ = static_cast<char>(T);
   }
-  template <class T> void scalar(rt::ValueTag Tag, T V) noexcept {
+  template <class T> SONDE_NODEBUG void scalar(rt::ValueTag Tag, T V) noexcept {
     if (!room(1 + sizeof V))
       return;
     *Cur++ = static_cast<char>(Tag);
     std::memcpy(Cur, &V, sizeof V);
     Cur += sizeof V;
   }
-  template <class T> void counted(rt::ValueTag Tag, T N) noexcept {
+  template <class T>
+  SONDE_NODEBUG void counted(rt::ValueTag Tag, T N) noexcept {
     scalar(Tag, N);
   }
 
@@ -122,14 +134,16 @@ template <class T, class Enable = void> struct ValueTraits;
 template <class T>
 struct ValueTraits<T, std::enable_if_t<std::is_same<T, bool>::value>> {
   static constexpr size_t MaxBytes = 1;
-  static void write(ValueWriter &W, bool V) noexcept { W.boolean(V); }
+  SONDE_NODEBUG static void write(ValueWriter &W, bool V) noexcept {
+    W.boolean(V);
+  }
 };
 
 template <class T>
 struct ValueTraits<T, std::enable_if_t<std::is_integral<T>::value &&
                                        !std::is_same<T, bool>::value>> {
   static constexpr size_t MaxBytes = 9;
-  static void write(ValueWriter &W, T V) noexcept {
+  SONDE_NODEBUG static void write(ValueWriter &W, T V) noexcept {
     if (std::is_signed<T>::value)
       W.integer(static_cast<int64_t>(V));
     else
@@ -140,7 +154,7 @@ struct ValueTraits<T, std::enable_if_t<std::is_integral<T>::value &&
 template <class T>
 struct ValueTraits<T, std::enable_if_t<std::is_floating_point<T>::value>> {
   static constexpr size_t MaxBytes = 9;
-  static void write(ValueWriter &W, T V) noexcept {
+  SONDE_NODEBUG static void write(ValueWriter &W, T V) noexcept {
     W.floating(static_cast<double>(V));
   }
 };
@@ -149,7 +163,7 @@ struct ValueTraits<T, std::enable_if_t<std::is_floating_point<T>::value>> {
 template <class T>
 struct ValueTraits<T, std::enable_if_t<std::is_enum<T>::value>> {
   static constexpr size_t MaxBytes = 9;
-  static void write(ValueWriter &W, T V) noexcept {
+  SONDE_NODEBUG static void write(ValueWriter &W, T V) noexcept {
     ValueTraits<std::underlying_type_t<T>>::write(
         W, static_cast<std::underlying_type_t<T>>(V));
   }
@@ -157,7 +171,7 @@ struct ValueTraits<T, std::enable_if_t<std::is_enum<T>::value>> {
 
 template <> struct ValueTraits<std::string_view> {
   static constexpr size_t MaxBytes = 3 + rt::MaxStringBytes;
-  static void write(ValueWriter &W, std::string_view V) noexcept {
+  SONDE_NODEBUG static void write(ValueWriter &W, std::string_view V) noexcept {
     W.string(V.data(), V.size());
   }
 };
@@ -168,14 +182,15 @@ template <> struct ValueTraits<std::string_view> {
 /// and a program that has a string to watch has included it.
 template <> struct ValueTraits<std::string> {
   static constexpr size_t MaxBytes = 3 + rt::MaxStringBytes;
-  template <class S> static void write(ValueWriter &W, const S &V) noexcept {
+  template <class S>
+  SONDE_NODEBUG static void write(ValueWriter &W, const S &V) noexcept {
     W.string(V.data(), V.size());
   }
 };
 
 template <> struct ValueTraits<const char *> {
   static constexpr size_t MaxBytes = 3 + rt::MaxStringBytes;
-  static void write(ValueWriter &W, const char *V) noexcept {
+  SONDE_NODEBUG static void write(ValueWriter &W, const char *V) noexcept {
     if (!V)
       return W.null();
     W.string(V, strnlen(V, rt::MaxStringBytes));
@@ -200,7 +215,7 @@ struct ValueTraits<
     T *, std::enable_if_t<!std::is_same<std::remove_cv_t<T>, char>::value>>
     : rt::detail::AddressTraits {
   static constexpr size_t MaxBytes = 9;
-  static void write(ValueWriter &W, const T *V) noexcept {
+  SONDE_NODEBUG static void write(ValueWriter &W, const T *V) noexcept {
     W.unsignedInteger(reinterpret_cast<uintptr_t>(V));
   }
 };
@@ -211,7 +226,7 @@ namespace detail {
 template <class T> using Traits = ValueTraits<std::decay_t<T>>;
 
 /// Raw bytes a value may take, including the Truncated tag, rounded up.
-template <class T> constexpr size_t maxBytes() {
+template <class T> SONDE_NODEBUG constexpr size_t maxBytes() {
   return Traits<T>::MaxBytes + 1;
 }
 
@@ -239,7 +254,8 @@ SONDE_ALWAYS_INLINE void writeValue(ValueWriter &W, const T &V,
 /// one instance per type.
 using ErasedWriter = void (*)(ValueWriter &, const void *, Summary) noexcept;
 template <class U>
-void writeErased(ValueWriter &W, const void *P, Summary S) noexcept {
+SONDE_NODEBUG void writeErased(ValueWriter &W, const void *P,
+                               Summary S) noexcept {
   writeValue(W, *static_cast<const U *>(P), S);
 }
 
