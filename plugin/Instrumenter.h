@@ -43,6 +43,7 @@ struct Options {
   std::string ListSites;      ///< write the plan's sites here
   std::string RuntimeInclude; ///< where sonde/sonde.h is; empty: found
   bool NestedParse = false;   ///< `nested-parse`: never split the compile
+  bool NoPrewarm = false;     ///< `no-prewarm`: the split loads nothing early
 };
 
 /// Called once with the plan of a main file that was planned (not when the

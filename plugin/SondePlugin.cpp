@@ -23,6 +23,8 @@
 //                         --report-unmatched`), not once per file
 //   nested-parse          compute the plan in a nested parse before the real
 //                         one, never in a split compile (SplitCompile.h)
+//   no-prewarm            in a split compile, load nothing from a PCH before
+//                         the fork (SplitCompile.cpp, prewarm())
 //
 //===----------------------------------------------------------------------===//
 
@@ -146,12 +148,14 @@ public:
         MatchDir = Value.str();
       else if (Arg == "nested-parse" && Value.empty())
         Opts.NestedParse = true;
+      else if (Arg == "no-prewarm" && Value.empty())
+        Opts.NoPrewarm = true;
       else {
         D.Report(errorID(D))
             << ("unknown sonde plugin argument '-fplugin-arg-sonde-" + A +
                 "' (known: spec=FILE, strict, list-sites=FILE, "
                 "runtime-include=DIR, spec-sha256=HEX, match-dir=DIR, "
-                "nested-parse)");
+                "nested-parse, no-prewarm)");
         return false;
       }
     }
