@@ -109,8 +109,12 @@ bench:
 	@scripts/bench $(BUILD)
 
 # What instrumenting every function costs the builds of yaml-cpp and leveldb
-# (scripts/test-corpus, an hour or more): opt-in, merged into results.json.
+# (scripts/test-corpus, an hour or more), and the plugin's compile of the
+# MNIST example counted in instructions (callgrind, half an hour): opt-in,
+# merged into results.json.
 bench-compile: build
+	@scripts/install-deps --all
+	@python3 bench/plugin-instructions.py $(BUILD)
 	@python3 bench/corpus-compile.py $(BUILD)
 	@python3 bench/results.py merge $(BUILD)/bench/parts $(BUILD)/bench/results.json
 

@@ -87,13 +87,19 @@ def pairs(n, plain, plugin, cwd, label):
     return statistics.median(r["ratio"] for r in runs), runs
 
 
-def main():
-    p = argparse.ArgumentParser()
+def compile_arguments(p):
+    """The arguments saying what is compiled: shared with
+    bench/plugin-instructions.py, which counts the same compiles."""
     p.add_argument("build")
-    p.add_argument("--pairs", type=int, default=7)
     p.add_argument("--source", default=os.path.join(ROOT, "examples/mnist/mnist.cpp"))
     p.add_argument("--spec", default=os.path.join(ROOT, "examples/mnist/probes.yaml"))
     p.add_argument("--clang", default="clang++-19")
+
+
+def main():
+    p = argparse.ArgumentParser()
+    compile_arguments(p)
+    p.add_argument("--pairs", type=int, default=7)
     a = p.parse_args()
     build = os.path.abspath(a.build)
     plugin = os.path.join(build, "plugin", "sonde-plugin-clang19.so")

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""What the plugin costs at compile time, counted in instructions.
+
+  bench/plugin-instructions.py BUILD [--spec FILE] [--source FILE]
+
+On this shared VM a median of 7 pairs of CPU times cannot tell a ratio of
+1.05 from 1.15 (bench/plugin-compile.py; docs/plugin.md, "Cost"); the
+instructions a compile retires do not move with the load. This counts them
+with callgrind, side by side: the compile of examples/mnist/mnist.cpp with a
+precompiled <torch/torch.h> (the project's flags for it, from
+BUILD/compile_commands.json), plain and with the plugin, the two under
+valgrind at once (one core each). The split compile forks once the headers
+are parsed; callgrind dumps its counts when the parent enters glibc's _Fork
+(--dump-before=_Fork), so the parent's parts before and after the fork and
+the child's own part are counted once each.
+
+Writes BUILD/bench/parts/plugin-instructions.json:
+  plugin.instructions_ratio_pch     (parent + child) / plain
+  plugin.instructions_plain_pch_g   the plain compile, G instructions
+  plugin.instructions_parent_pch_g  the plugin's compile (the parent)
+  plugin.instructions_child_pch_g   the split compile's child after the fork
+Both compiles take 15 to 25 minutes under callgrind, so it runs in `make
+bench-compile`, not in `make bench`. Without valgrind the figures are said
+in "not_measured".
+"""
+import argparse
+import glob
+import importlib.util
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIGURES = ["plugin.instructions_ratio_pch", "plugin.instructions_plain_pch_g",
+           "plugin.instructions_parent_pch_g", "plugin.instructions_child_pch_g"]
+
+
+def plugin_compile():
+    """bench/plugin-compile.py as a module: the same flags and sources."""
+    path = os.path.join(ROOT, "bench", "plugin-compile.py")
+    spec = importlib.util.spec_from_file_location("plugin_compile", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def cc1(clang, args, cwd):
+    """The -cc1 command the driver runs for `args`: valgrind follows it."""
+    r = subprocess.run([clang] + args + ["-###"], cwd=cwd, capture_output=True,
+                       text=True)
+    for line in r.stderr.splitlines():
+        if '"-cc1"' in line:
+            return shlex.split(line)
+    sys.exit("bench: no -cc1 command from %s:\n%s" % (clang, r.stderr))
+
+
+def totals(prefix):
+    """{pid: instructions} of callgrind's files PREFIX.<pid>[.<part>], and
+    the pids that dumped a part before the end (the one that forked)."""
+    out, dumped = {}, set()
+    for path in glob.glob(prefix + ".[0-9]*"):
+        name = os.path.basename(path)[len(os.path.basename(prefix)) + 1:]
+        pid = name.split(".")[0]
+        if not pid.isdigit():
+            continue
+        if "." in name:
+            dumped.add(pid)
+        with open(path, errors="replace") as f:
+            for line in f:
+                if line.startswith("totals:"):
+                    out[pid] = out.get(pid, 0) + int(line.split()[1])
+                    break
+    return out, dumped
+
+
+def write(parts, fig):
+    path = os.path.join(parts, "plugin-instructions.json")
+    with open(path, "w") as f:
+        json.dump(fig, f, indent=1)
+    print(json.dumps(fig))
+
+
+def main():
+    shared = plugin_compile()
+    p = argparse.ArgumentParser()
+    shared.compile_arguments(p)
+    a = p.parse_args()
+    build = os.path.abspath(a.build)
+    parts = os.path.join(build, "bench", "parts")
+    os.makedirs(parts, exist_ok=True)
+    valgrind = shutil.which("valgrind")
+    if not valgrind:
+        why = "valgrind is not installed (scripts/install-deps --bench)"
+        print("bench/plugin-instructions.py: not measured: " + why,
+              file=sys.stderr)
+        write(parts, {"not_measured": {k: why for k in FIGURES}})
+        return 0
+    plugin = os.path.join(build, "plugin", "sonde-plugin-clang19.so")
+    if not os.path.exists(plugin):
+        sys.exit("bench: no plugin at %s (build the engine)" % plugin)
+    flags, cwd = shared.flags_for(build, a.source)
+    source = os.path.abspath(a.source)
+
+    with tempfile.TemporaryDirectory(prefix="sonde-plugin-instr.") as tmp:
+        # Valgrind 3.19 cannot read the DWARF 5 of a RelWithDebInfo build:
+        # the plugin it loads is a copy without it (the same code).
+        stripped = os.path.join(tmp, "plugin.so")
+        subprocess.run(["objcopy", "--strip-debug", plugin, stripped],
+                       check=True)
+        header = os.path.join(tmp, "pch.h")
+        with open(header, "w") as f:
+            f.write("#include <torch/torch.h>\n")
+        pch = os.path.join(tmp, "pch.h.pch")
+        subprocess.run([a.clang] + flags + ["-x", "c++-header", header, "-o",
+                                            pch], cwd=cwd, check=True)
+        use = ["-include-pch", pch]
+        plugin_flags = ["-fplugin=" + stripped,
+                        "-fplugin-arg-sonde-spec=" + os.path.abspath(a.spec)]
+        runs = {}
+        for name, extra in (("plain", []), ("plugin", plugin_flags)):
+            cmd = cc1(a.clang, flags + use + extra + [
+                "-c", source, "-o", os.path.join(tmp, name + ".o")], cwd)
+            prefix = os.path.join(tmp, name)
+            runs[name] = (prefix, subprocess.Popen(
+                [valgrind, "--tool=callgrind", "--dump-before=_Fork",
+                 "--dump-instr=no", "--callgrind-out-file=" + prefix + ".%p"]
+                + cmd, cwd=cwd, stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE, text=True))
+        counts = {}
+        for name, (prefix, proc) in runs.items():
+            _, err = proc.communicate()
+            if proc.returncode:
+                sys.exit("bench: the %s compile under valgrind failed:\n%s"
+                         % (name, err[-2000:]))
+            counts[name] = totals(prefix)
+
+    plain = sum(counts["plain"][0].values())
+    by_pid, dumped = counts["plugin"]
+    parents = [pid for pid in by_pid if pid in dumped]
+    if len(by_pid) != 2 or len(parents) != 1:
+        sys.exit("bench: the plugin's compile ran %d processes (%d forked), "
+                 "not a parent and a split compile's child"
+                 % (len(by_pid), len(parents)))
+    # The parent dumped its part before the fork (callgrind's PREFIX.pid.1);
+    # the child's counts start at the fork.
+    parent = by_pid[parents[0]]
+    child = sum(n for pid, n in by_pid.items() if pid != parents[0])
+    fig = {
+        "plugin.instructions_ratio_pch": (parent + child) / plain,
+        "plugin.instructions_plain_pch_g": plain / 1e9,
+        "plugin.instructions_parent_pch_g": parent / 1e9,
+        "plugin.instructions_child_pch_g": child / 1e9,
+    }
+    write(parts, fig)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
