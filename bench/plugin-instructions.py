@@ -19,7 +19,7 @@ Writes BUILD/bench/parts/plugin-instructions.json:
   plugin.instructions_plain_pch_g   the plain compile, G instructions
   plugin.instructions_parent_pch_g  the plugin's compile (the parent)
   plugin.instructions_child_pch_g   the split compile's child after the fork
-Both compiles take 15 to 25 minutes under callgrind, so it runs in `make
+Both compiles take 10 to 25 minutes under callgrind, so it runs in `make
 bench-compile`, not in `make bench`. Without valgrind the figures are said
 in "not_measured".
 """
@@ -65,8 +65,6 @@ def totals(prefix):
     for path in glob.glob(prefix + ".[0-9]*"):
         name = os.path.basename(path)[len(os.path.basename(prefix)) + 1:]
         pid = name.split(".")[0]
-        if not pid.isdigit():
-            continue
         if "." in name:
             dumped.add(pid)
         with open(path, errors="replace") as f:
@@ -109,14 +107,19 @@ def main():
         # Valgrind 3.19 cannot read the DWARF 5 of a RelWithDebInfo build:
         # the plugin it loads is a copy without it (the same code).
         stripped = os.path.join(tmp, "plugin.so")
-        subprocess.run(["objcopy", "--strip-debug", plugin, stripped],
-                       check=True)
+        r = subprocess.run(["objcopy", "--strip-debug", plugin, stripped],
+                           capture_output=True, text=True)
+        if r.returncode:
+            sys.exit("bench: cannot copy %s without its debug info (objcopy):"
+                     "\n%s" % (plugin, r.stderr))
         header = os.path.join(tmp, "pch.h")
         with open(header, "w") as f:
             f.write("#include <torch/torch.h>\n")
         pch = os.path.join(tmp, "pch.h.pch")
-        subprocess.run([a.clang] + flags + ["-x", "c++-header", header, "-o",
-                                            pch], cwd=cwd, check=True)
+        # plugin-compile.py's runner: a failed compile is said, with its
+        # command and errors.
+        shared.timed([a.clang] + flags + ["-x", "c++-header", header, "-o",
+                                          pch], cwd)
         use = ["-include-pch", pch]
         plugin_flags = ["-fplugin=" + stripped,
                         "-fplugin-arg-sonde-spec=" + os.path.abspath(a.spec)]
@@ -142,9 +145,10 @@ def main():
     by_pid, dumped = counts["plugin"]
     parents = [pid for pid in by_pid if pid in dumped]
     if len(by_pid) != 2 or len(parents) != 1:
-        sys.exit("bench: the plugin's compile ran %d processes (%d forked), "
-                 "not a parent and a split compile's child"
-                 % (len(by_pid), len(parents)))
+        sys.exit("bench: the plugin's compile ran %d processes, %d of them "
+                 "counted in parts at glibc's _Fork: not the parent and the "
+                 "child of a split compile (was the file split? does this "
+                 "glibc have _Fork?)" % (len(by_pid), len(parents)))
     # The parent dumped its part before the fork (callgrind's PREFIX.pid.1);
     # the child's counts start at the fork.
     parent = by_pid[parents[0]]
