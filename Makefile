@@ -2,7 +2,7 @@
 #   make demo   installs what is missing, builds, instruments and runs the
 #               example training, and shows what sonde recorded
 #   make test   the whole suite (what CI runs)
-# Also: make build, make bench, make install PREFIX=/usr/local,
+# Also: make build, make bench (make bench-quick), make install PREFIX=/usr/local,
 #       make test-corpus (yaml-cpp, fmt, jsoncpp, tinyxml2 and leveldb from
 #       Debian, instrumented)
 
@@ -17,7 +17,7 @@ CCACHE := $(shell command -v ccache 2>/dev/null)
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 
-.PHONY: all build configure deps demo demo-distributed test test-tsan test-asan test-corpus bench bench-compile install clean format format-check tidy-check
+.PHONY: all build configure deps demo demo-distributed test test-tsan test-asan test-corpus bench bench-quick bench-compile install clean format format-check tidy-check
 
 all: build
 
@@ -99,19 +99,29 @@ demo-distributed:
 	@$(MAKE) --no-print-directory build
 	@scripts/demo-distributed $(BUILD)
 
+# Every figure of docs/performance.md in one run (about 1.5 hours on a quiet
+# 2-core machine): the quick part (scripts/bench, half an hour), then the
+# compile figures that take long: the plugin's PCH compile counted in
+# instructions (callgrind, ten minutes) and what instrumenting every
+# function costs the builds of yaml-cpp and leveldb (scripts/test-corpus,
+# an hour). Each writes its part; results.json is merged from all of them.
+# One after the other, even under make -j: the figures are times.
+bench:
+	@$(MAKE) --no-print-directory bench-quick
+	@$(MAKE) --no-print-directory bench-compile
+
+# The figures that take minutes (scripts/bench).
 # install-deps may have just installed the peers (spdlog, LTTng) into a
 # build configured without them: configure again, so that their NOTFOUND
 # results are searched anew (CMake retries a NOTFOUND find on every run).
-bench:
+bench-quick:
 	@scripts/install-deps --all
 	@if [ -f $(BUILD)/build.ninja ]; then cmake $(BUILD) >/dev/null; fi
 	@$(MAKE) --no-print-directory build
 	@scripts/bench $(BUILD)
 
-# What instrumenting every function costs the builds of yaml-cpp and leveldb
-# (scripts/test-corpus, an hour or more), and the plugin's compile of the
-# MNIST example counted in instructions (callgrind, half an hour): opt-in,
-# merged into results.json.
+# The compile figures alone, merged into results.json with the parts the
+# last bench-quick wrote.
 bench-compile: build
 	@scripts/install-deps --all
 	@python3 bench/plugin-instructions.py $(BUILD)

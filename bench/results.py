@@ -6,16 +6,18 @@
       (throughput-bench) -> PARTS/runtime.json; LTTNG is "yes" when an LTTng
       session recorded the tracepoints
   bench/results.py merge PARTS OUT
-      every PARTS/*.json but the *-raw.json -> OUT (results.json), and the
-      table of it on stdout
+      every PARTS/*.json but the *-raw.json -> OUT (results.json), with
+      when each part was written ("parts"), and the table of it on stdout
 
 A figure that cannot be measured is said, in results.json ("not_measured":
 figure -> why) and in one line on stderr, never silently left out.
 """
 import glob
 import json
+import os
 import statistics
 import sys
+import time
 
 
 def runtime(parts, lttng):
@@ -122,23 +124,43 @@ def runtime(parts, lttng):
     json.dump(fig, open(f"{parts}/runtime.json", "w"), indent=1)
 
 
+# Parts written this long before the newest one are from another run.
+STALE_HOURS = 3
+
+
 def merge(parts, out):
-    """Every part (later issues add theirs) into results.json."""
-    res, missing = {}, {}
+    """Every part (later issues add theirs) into results.json, with the time
+    each part was written ("parts": file -> UTC time), and a line on stderr
+    for each part from an older run than the newest (bench-quick alone
+    leaves the last bench-compile's parts in place)."""
+    res, missing, written = {}, {}, {}
     for f in sorted(glob.glob(parts + "/*.json")):
         if f.endswith("-raw.json"):
             continue
         part = json.load(open(f))
         missing.update(part.pop("not_measured", {}))
         res.update(part)
-    json.dump(dict(res, not_measured=missing) if missing else res, open(out, "w"), indent=1,
-              sort_keys=True)
+        written[os.path.basename(f)] = os.path.getmtime(f)
+    newest = max(written.values(), default=0)
+    for name, t in sorted(written.items()):
+        if newest - t > STALE_HOURS * 3600:
+            print("bench: %s was written %.1f hours before the newest part (%s): its figures"
+                  " are from an older run" % (name, (newest - t) / 3600, stamp(t)),
+                  file=sys.stderr)
+    doc = dict(res, parts={k: stamp(t) for k, t in written.items()})
+    if missing:
+        doc["not_measured"] = missing
+    json.dump(doc, open(out, "w"), indent=1, sort_keys=True)
     w = max(len(k) for k in [*res, *missing])
     for k in sorted(res):
         v = res[k]
         print(f"{k:<{w}}  {v:.3f}" if isinstance(v, float) else f"{k:<{w}}  {v}")
     for k in sorted(missing):
         print(f"{k:<{w}}  not measured: {missing[k]}")
+
+
+def stamp(t):
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
 
 
 if __name__ == "__main__":

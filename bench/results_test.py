@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results.py")
@@ -148,6 +149,37 @@ class Trampoline(unittest.TestCase):
         res = self.inserted(False)
         self.assertEqual(sorted(res["not_measured"]), sorted(TRAMPOLINE))
         self.assertFalse(set(TRAMPOLINE) & set(res))
+
+
+class Parts(unittest.TestCase):
+    """results.json says when each part was written, and a part from an
+    older run (bench-quick after an old bench-compile) is said on stderr."""
+
+    def merge(self, ages_hours):
+        with tempfile.TemporaryDirectory() as parts:
+            now = time.time()
+            for name, age in ages_hours.items():
+                path = f"{parts}/{name}"
+                with open(path, "w") as f:
+                    json.dump({name.replace(".json", ".figure"): 1.5}, f)
+                os.utime(path, (now - age * 3600, now - age * 3600))
+            p = subprocess.run([sys.executable, RESULTS, "merge", parts,
+                                f"{parts}/results.json"], capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            return json.load(open(f"{parts}/results.json")), p.stderr.splitlines()
+
+    def test_one_run(self):
+        res, err = self.merge({"runtime.json": 0, "compile-corpus.json": 1.5})
+        self.assertEqual(sorted(res["parts"]), ["compile-corpus.json", "runtime.json"])
+        self.assertRegex(res["parts"]["runtime.json"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
+        self.assertEqual(err, [])
+
+    def test_a_part_from_an_older_run(self):
+        res, err = self.merge({"runtime.json": 0, "compile-corpus.json": 30})
+        self.assertEqual(res["compile-corpus.figure"], 1.5)
+        self.assertEqual(len(err), 1)
+        self.assertRegex(err[0], r"^bench: compile-corpus.json was written 30.0 hours before "
+                                 r"the newest part \(.*Z\): its figures are from an older run$")
 
 
 if __name__ == "__main__":
