@@ -137,7 +137,17 @@ def merge(parts, out):
     for f in sorted(glob.glob(parts + "/*.json")):
         if f.endswith("-raw.json"):
             continue
-        part = json.load(open(f))
+        try:
+            with open(f) as fh:
+                part = json.load(fh)
+            if not isinstance(part, dict):
+                raise ValueError("not an object of figures")
+        except ValueError as e:  # a part cut short (a benchmark killed mid-write)
+            why = "%s is not a JSON object of figures (%s): its figures are left out" % (
+                os.path.basename(f), e)
+            print("bench: " + why, file=sys.stderr)
+            missing["part " + os.path.basename(f)] = why
+            continue
         missing.update(part.pop("not_measured", {}))
         res.update(part)
         written[os.path.basename(f)] = os.path.getmtime(f)
@@ -151,7 +161,7 @@ def merge(parts, out):
     if missing:
         doc["not_measured"] = missing
     json.dump(doc, open(out, "w"), indent=1, sort_keys=True)
-    w = max(len(k) for k in [*res, *missing])
+    w = max((len(k) for k in [*res, *missing]), default=0)
     for k in sorted(res):
         v = res[k]
         print(f"{k:<{w}}  {v:.3f}" if isinstance(v, float) else f"{k:<{w}}  {v}")

@@ -174,6 +174,23 @@ class Parts(unittest.TestCase):
         self.assertRegex(res["parts"]["runtime.json"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
         self.assertEqual(err, [])
 
+    def test_a_part_cut_short(self):
+        with tempfile.TemporaryDirectory() as parts:
+            with open(f"{parts}/runtime.json", "w") as f:
+                json.dump({"runtime.watch_vs_floor": 1.01}, f)
+            with open(f"{parts}/trace.json", "w") as f:
+                f.write('{"trace.summary_mrec_s": 2')
+            p = subprocess.run([sys.executable, RESULTS, "merge", parts,
+                                f"{parts}/results.json"], capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            res = json.load(open(f"{parts}/results.json"))
+            self.assertEqual(res["runtime.watch_vs_floor"], 1.01)
+            self.assertNotIn("trace.summary_mrec_s", res)
+            self.assertIn("trace.json is not a JSON object of figures",
+                          res["not_measured"]["part trace.json"])
+            self.assertRegex(p.stderr, r"^bench: trace.json is not a JSON object of figures "
+                                       r"\(.*\): its figures are left out\n$")
+
     def test_a_part_from_an_older_run(self):
         res, err = self.merge({"runtime.json": 0, "compile-corpus.json": 30})
         self.assertEqual(res["compile-corpus.figure"], 1.5)
