@@ -99,12 +99,12 @@ demo-distributed:
 	@$(MAKE) --no-print-directory build
 	@scripts/demo-distributed $(BUILD)
 
-# Every figure of docs/performance.md in one run (about 1.5 hours on a quiet
-# 2-core machine): the quick part (scripts/bench, half an hour), then the
-# compile figures that take long: the plugin's PCH compile counted in
-# instructions (callgrind, ten minutes) and what instrumenting every
-# function costs the builds of yaml-cpp and leveldb (scripts/test-corpus,
-# an hour). Each writes its part; results.json is merged from all of them.
+# Every figure of docs/performance.md in one run (45 minutes on a quiet
+# 2-core machine, well over an hour under load): the quick part
+# (scripts/bench, 25 minutes), then the compile figures that take long: the
+# plugin's PCH compile counted in instructions (callgrind, 5 to 10 minutes)
+# and what instrumenting every function costs the builds of yaml-cpp and
+# leveldb (scripts/test-corpus, 15 minutes quiet, an hour under load). Each writes its part; results.json is merged from all of them.
 # One after the other, even under make -j: the figures are times.
 bench:
 	@$(MAKE) --no-print-directory bench-quick
