@@ -19,10 +19,10 @@ Writes BUILD/bench/parts/plugin-instructions.json:
   plugin.instructions_plain_pch_g   the plain compile, G instructions
   plugin.instructions_parent_pch_g  the plugin's compile (the parent)
   plugin.instructions_child_pch_g   the split compile's child after the fork
-Both compiles take 10 to 25 minutes under callgrind, so it runs after the
-quick part of `make bench` (`make bench-compile` runs it alone; `make
-bench-quick` leaves it out). Without valgrind the figures are said
-in "not_measured".
+Both compiles take 4 minutes under callgrind on a quiet machine, up to 25
+under load, so it runs after the quick part of `make bench` (`make
+bench-compile` runs it alone; `make bench-quick` leaves it out). Without
+valgrind the figures are said in "not_measured".
 """
 import argparse
 import glob
