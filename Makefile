@@ -104,7 +104,8 @@ demo-distributed:
 # (scripts/bench, 25 minutes), then the compile figures that take long: the
 # plugin's PCH compile counted in instructions (callgrind, 5 to 10 minutes)
 # and what instrumenting every function costs the builds of yaml-cpp and
-# leveldb (scripts/test-corpus, 15 minutes quiet, an hour under load). Each writes its part; results.json is merged from all of them.
+# leveldb (scripts/test-corpus, 15 minutes quiet, an hour under load).
+# Each writes its part; results.json is merged from all of them.
 # One after the other, even under make -j: the figures are times.
 bench:
 	@$(MAKE) --no-print-directory bench-quick

@@ -17,10 +17,11 @@ build and a plain one run beside it, the order alternating:
 
 Writes BUILD/bench/parts/compile-corpus.json, the pairs' own figures
 included. The run builds each library 4 x PAIRS times and runs its tests
-twice (an hour or more on a loaded 2-core machine), so it runs after the
-quick part of `make bench` (`make bench-quick` leaves it out; `make
-bench-compile` runs it alone), then the parts are merged into results.json. A codebase whose sources cannot be
-fetched, or whose run fails, is said in "not_measured".
+twice (15 minutes on a quiet 2-core machine, an hour or more on a loaded
+one), so it runs after the quick part of `make bench` (`make bench-quick`
+leaves it out; `make bench-compile` runs it alone), then the parts are
+merged into results.json. A codebase whose sources cannot be fetched, or
+whose run fails, is said in "not_measured".
 """
 import argparse
 import json

@@ -32,6 +32,13 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+class Unmeasurable(SystemExit):
+    """Why the compile cannot be measured (its flags are not known, it
+    fails): the exit of this script, with the message; what
+    bench/plugin-instructions.py catches to say its figures were not
+    measured."""
+
+
 def flags_for(build, source):
     """The build's compile flags for `source`, minus compiler, -c, -o."""
     db = os.path.join(build, "compile_commands.json")
@@ -51,8 +58,10 @@ def flags_for(build, source):
                 continue
             out.append(a)
         return out, e["directory"]
-    sys.exit("bench: %s is not in %s (configure the examples with libtorch)"
-             % (source, db))
+    raise Unmeasurable("bench: %s is not in %s (configure the examples with libtorch)"
+                       % (source, db))
+
+
 
 
 def timed(cmd, cwd):
@@ -63,7 +72,7 @@ def timed(cmd, cwd):
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if r.returncode != 0:
-        sys.exit("bench: compile failed:\n%s\n%s" % (" ".join(cmd), r.stderr))
+        raise Unmeasurable("bench: compile failed:\n%s\n%s" % (" ".join(cmd), r.stderr))
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return cpu, wall
 

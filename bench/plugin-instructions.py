@@ -21,8 +21,10 @@ Writes BUILD/bench/parts/plugin-instructions.json:
   plugin.instructions_child_pch_g   the split compile's child after the fork
 Both compiles take 4 minutes under callgrind on a quiet machine, up to 25
 under load, so it runs after the quick part of `make bench` (`make
-bench-compile` runs it alone; `make bench-quick` leaves it out). Without
-valgrind the figures are said in "not_measured".
+bench-compile` runs it alone; `make bench-quick` leaves it out). When the
+figures cannot be measured (no valgrind, no plugin, a compile that fails,
+a compile that was not split), why is said in one line on stderr and in
+"not_measured", and the rest of `make bench` goes on.
 """
 import argparse
 import glob
@@ -49,6 +51,11 @@ def plugin_compile():
     return mod
 
 
+class NotMeasured(Exception):
+    """Why the figures could not be measured: said on stderr and in the
+    part's not_measured, and the rest of `make bench` goes on."""
+
+
 def cc1(clang, args, cwd):
     """The -cc1 command the driver runs for `args`: valgrind follows it."""
     r = subprocess.run([clang] + args + ["-###"], cwd=cwd, capture_output=True,
@@ -56,7 +63,7 @@ def cc1(clang, args, cwd):
     for line in r.stderr.splitlines():
         if '"-cc1"' in line:
             return shlex.split(line)
-    sys.exit("bench: no -cc1 command from %s:\n%s" % (clang, r.stderr))
+    raise NotMeasured("no -cc1 command from %s: %s" % (clang, r.stderr.strip()))
 
 
 def totals(prefix):
@@ -76,6 +83,21 @@ def totals(prefix):
     return out, dumped
 
 
+def split(by_pid, dumped):
+    """(parent, child) instructions of the plugin's split compile, from
+    totals(): the parent is the one process that dumped a part at the fork
+    (callgrind's PREFIX.pid.1), the child's counts start at the fork."""
+    parents = [pid for pid in by_pid if pid in dumped]
+    if len(by_pid) != 2 or len(parents) != 1:
+        raise NotMeasured(
+            "the plugin's compile ran %d processes, %d of them counted in parts "
+            "at glibc's _Fork: not the parent and the child of a split compile "
+            "(was the file split? does this glibc have _Fork?)"
+            % (len(by_pid), len(parents)))
+    child = sum(n for pid, n in by_pid.items() if pid != parents[0])
+    return by_pid[parents[0]], child
+
+
 def write(parts, fig):
     path = os.path.join(parts, "plugin-instructions.json")
     with open(path, "w") as f:
@@ -91,16 +113,27 @@ def main():
     build = os.path.abspath(a.build)
     parts = os.path.join(build, "bench", "parts")
     os.makedirs(parts, exist_ok=True)
-    valgrind = shutil.which("valgrind")
-    if not valgrind:
-        why = "valgrind is not installed (scripts/install-deps --bench)"
+    try:
+        fig = measure(shared, a, build)
+    except (NotMeasured, shared.Unmeasurable) as e:
+        # One line: a failed compile's message holds its command and errors.
+        why = " ".join(str(e).removeprefix("bench: ").split())
         print("bench/plugin-instructions.py: not measured: " + why,
               file=sys.stderr)
-        write(parts, {"not_measured": {k: why for k in FIGURES}})
-        return 0
+        fig = {"not_measured": {k: why for k in FIGURES}}
+    write(parts, fig)
+    return 0
+
+
+def measure(shared, a, build):
+    """The figures, or NotMeasured (plugin-compile.py's Unmeasurable for
+    the flags and the PCH's build)."""
+    valgrind = shutil.which("valgrind")
+    if not valgrind:
+        raise NotMeasured("valgrind is not installed (scripts/install-deps --bench)")
     plugin = os.path.join(build, "plugin", "sonde-plugin-clang19.so")
     if not os.path.exists(plugin):
-        sys.exit("bench: no plugin at %s (build the engine)" % plugin)
+        raise NotMeasured("no plugin at %s (build the engine)" % plugin)
     flags, cwd = shared.flags_for(build, a.source)
     source = os.path.abspath(a.source)
 
@@ -111,8 +144,8 @@ def main():
         r = subprocess.run(["objcopy", "--strip-debug", plugin, stripped],
                            capture_output=True, text=True)
         if r.returncode:
-            sys.exit("bench: cannot copy %s without its debug info (objcopy):"
-                     "\n%s" % (plugin, r.stderr))
+            raise NotMeasured("cannot copy %s without its debug info (objcopy): %s"
+                              % (plugin, r.stderr.strip()))
         header = os.path.join(tmp, "pch.h")
         with open(header, "w") as f:
             f.write("#include <torch/torch.h>\n")
@@ -134,34 +167,24 @@ def main():
                  "--dump-instr=no", "--callgrind-out-file=" + prefix + ".%p"]
                 + cmd, cwd=cwd, stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE, text=True))
-        counts = {}
+        counts, failed = {}, []
         for name, (prefix, proc) in runs.items():
             _, err = proc.communicate()
             if proc.returncode:
-                sys.exit("bench: the %s compile under valgrind failed:\n%s"
-                         % (name, err[-2000:]))
+                failed.append("the %s compile under valgrind failed: %s"
+                              % (name, err[-2000:].strip()))
             counts[name] = totals(prefix)
+        if failed:
+            raise NotMeasured("; ".join(failed))
 
     plain = sum(counts["plain"][0].values())
-    by_pid, dumped = counts["plugin"]
-    parents = [pid for pid in by_pid if pid in dumped]
-    if len(by_pid) != 2 or len(parents) != 1:
-        sys.exit("bench: the plugin's compile ran %d processes, %d of them "
-                 "counted in parts at glibc's _Fork: not the parent and the "
-                 "child of a split compile (was the file split? does this "
-                 "glibc have _Fork?)" % (len(by_pid), len(parents)))
-    # The parent dumped its part before the fork (callgrind's PREFIX.pid.1);
-    # the child's counts start at the fork.
-    parent = by_pid[parents[0]]
-    child = sum(n for pid, n in by_pid.items() if pid != parents[0])
-    fig = {
+    parent, child = split(*counts["plugin"])
+    return {
         "plugin.instructions_ratio_pch": (parent + child) / plain,
         "plugin.instructions_plain_pch_g": plain / 1e9,
         "plugin.instructions_parent_pch_g": parent / 1e9,
         "plugin.instructions_child_pch_g": child / 1e9,
     }
-    write(parts, fig)
-    return 0
 
 
 if __name__ == "__main__":

@@ -7,6 +7,9 @@
 // NOSPEC: error: the sonde plugin needs a probe spec: -fplugin-arg-sonde-spec=probes.yaml
 // RUN: %not %cxx -std=c++17 %sonde-plugin -fplugin-arg-sonde-spec=%t.yaml -fplugin-arg-sonde-verbose -fsyntax-only %s 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // UNKNOWN: error: unknown sonde plugin argument '-fplugin-arg-sonde-verbose'
+// A flag given a value is not that flag; the message lists every argument.
+// RUN: %not %cxx -std=c++17 %sonde-plugin -fplugin-arg-sonde-spec=%t.yaml -fplugin-arg-sonde-no-prewarm=1 -fsyntax-only %s 2>&1 | FileCheck %s --check-prefix=FLAGVALUE
+// FLAGVALUE: error: unknown sonde plugin argument '-fplugin-arg-sonde-no-prewarm=1' (known: spec=FILE, strict, list-sites=FILE, runtime-include=DIR, spec-sha256=HEX, match-dir=DIR, nested-parse, no-prewarm)
 // RUN: printf 'version: 1\nprobes:\n  - at: "f"\n    category: compute.foward\n' > %t/bad.yaml
 // RUN: %not %cxx -std=c++17 %sonde-plugin -fplugin-arg-sonde-spec=%t/bad.yaml -fsyntax-only %s 2>&1 | FileCheck %s --check-prefix=BADSPEC
 // BADSPEC: bad.yaml:4:15: error: {{.*}}compute.foward
