@@ -297,11 +297,21 @@ public:
   /// `Owner` keeps alive: with an owner, the stream may keep what it learns
   /// of the bytes while checking them (where each structured value ends)
   /// and setEncodedValues() points values into them.
+  ///
+  /// `CheckAsRead`: for a reader that can take the file's problems after
+  /// its events (sonde check and infer), the records are checked by the
+  /// events walk as it gives them, one walk of them instead of two. The
+  /// events are the same, and the same records are skipped; the problems,
+  /// event count and earliest time are in trace() once next() gave null
+  /// (a file with regions open at its end is checked first anyway: their
+  /// args are those in force at the end).
   bool openBytes(const uint8_t *Data, size_t Size, const std::string &Path,
                  std::string &Error, bool Events = true,
-                 std::shared_ptr<const void> Owner = nullptr);
+                 std::shared_ptr<const void> Owner = nullptr,
+                 bool CheckAsRead = false);
 
-  /// The trace without its events; complete once open() returned.
+  /// The trace without its events; complete once open() returned (with
+  /// CheckAsRead, once the last event was given).
   Trace &trace();
   /// The next event in order, or null after the last. Valid until the next
   /// call. The first call after the last event starts over.

@@ -84,11 +84,11 @@ bool readEach(const std::vector<std::string> &Inputs,
       diag("error", Error);
       return false;
     }
-    if (!T.Problem.empty())
-      diag("warning", F + ": " + T.Problem + "; read up to there");
     for (const Event &E : events(T))
       Observe(T, E);
     EndTrace();
+    if (const std::string &Problem = problemsRead(T); !Problem.empty())
+      diag("warning", F + ": " + Problem + "; read up to there");
   }
   return true;
 }
@@ -140,11 +140,11 @@ bool checkAll(const std::vector<std::string> &Inputs,
             T; // a stream over the file, read whole when small (OpenWhole.cpp)
         if (!openTraceWhole(F, T, P.Error))
           break;
-        if (!T.Problem.empty())
-          P.Warnings.push_back(F + ": " + T.Problem + "; read up to there");
         for (const Event &E : events(T))
           C.observe(T, E);
         C.endTrace();
+        if (const std::string &Problem = problemsRead(T); !Problem.empty())
+          P.Warnings.push_back(F + ": " + Problem + "; read up to there");
       }
       P.Report = C.finish();
     }

@@ -131,9 +131,13 @@ private:
 };
 
 /// Opens a trace as openTrace does, for infer and check: a file of up to
-/// 64 MB is read whole, in one read, and its structured values are kept
-/// encoded (OpenWhole.cpp). Fails as openTrace does.
+/// 64 MB is read whole, in one read, its structured values are kept
+/// encoded, and its records are checked as its events are read
+/// (OpenWhole.cpp). Fails as openTrace does.
 bool openTraceWhole(const std::string &Path, Trace &Out, std::string &Error);
+/// The problems of a trace openTraceWhole() opened, once its events were
+/// read to the end (before, only what its outline showed).
+const std::string &problemsRead(const Trace &T);
 
 /// The invariants file (YAML, docs/invariants.md): written by infer.
 void writeInvariants(const std::vector<Invariant> &Invariants,

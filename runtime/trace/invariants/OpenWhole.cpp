@@ -11,6 +11,8 @@
 // is opened as usual, so memory stays bounded by the limit, not by the
 // records. Values are kept encoded (TraceStream::setEncodedValues), in
 // place in those bytes, which the values keep alive: the Feed walks them.
+// The records are checked as the events walk reads them (CheckAsRead), so
+// the file's problems are known at its end (problemsRead()).
 //
 //===----------------------------------------------------------------------===//
 
@@ -79,7 +81,7 @@ bool openTraceWhole(const std::string &Path, Trace &Out, std::string &Error) {
   auto W = std::make_shared<Whole>();
   if (!readWhole(Path, *W->Bytes) ||
       !W->Stream.openBytes(W->Bytes->Data.get(), W->Bytes->Size, Path, Error,
-                           true, W->Bytes)) {
+                           true, W->Bytes, /*CheckAsRead=*/true)) {
     // As every other command opens it, with the same errors.
     if (!openTrace(Path, Out, Error))
       return false;
@@ -92,6 +94,12 @@ bool openTraceWhole(const std::string &Path, Trace &Out, std::string &Error) {
   Out.Stream = std::shared_ptr<TraceStream>(W, &W->Stream);
   Out.Stream->setEncodedValues(true);
   return true;
+}
+
+const std::string &problemsRead(const Trace &T) {
+  // The stream's own trace: the caller's copy of the outline was made
+  // before the records were read.
+  return T.Stream ? T.Stream->trace().Problem : T.Problem;
 }
 
 } // namespace sonde::trace::inv

@@ -15,6 +15,10 @@
 //  3. the *events* (Records.cpp, with values, and Order.cpp): the records
 //     again, each thread's in program order, the threads merged by time.
 //
+// A reader that can learn the file's problems after its last event (sonde
+// check and infer) has walks 2 and 3 made one (OneWalk): the events walk
+// validates each record as the check would, before giving it.
+//
 // Private to the trace library; sonde::trace::TraceStream drives it.
 //
 //===----------------------------------------------------------------------===//
@@ -30,6 +34,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -200,6 +205,22 @@ public:
   /// Whether this decoder checks a later part of the file: its pops may
   /// pop pushes of the part before (CheckSplit.cpp).
   bool Later = false;
+  /// Walks 2 and 3 as one: the events walk checks each record as walk 2
+  /// would, stops its block where walk 2 would, and counts what walk 2
+  /// counts (the times one by one: it converts each anyway), so that once
+  /// its last block is walked, finishCheck() knows what it knows after
+  /// walk 2. No value's extent is kept: the walk that checks it gives it.
+  bool OneWalk = false;
+  /// After the outline: the one walk instead of walk 2.
+  void startOneWalk();
+  /// Forgets what the one walk found, not what the outline did (the walk
+  /// started over before its end).
+  void restartCheck();
+  struct {
+    uint64_t CorruptAt = ~uint64_t(0);
+    std::string Corrupt;
+    size_t MoreCorrupt = 0;
+  } AtOutline;
 
   bool decodeValue(Cursor &C, Value &V, unsigned Depth = 0);
   /// Keep structured values encoded (TraceStream::setEncodedValues;
@@ -315,6 +336,9 @@ public:
 
 private:
   bool skipValue(Cursor &C, uint64_t BlockAt, unsigned Depth = 0);
+  /// The one walk's value: checked as skipValue() checks it, then decoded
+  /// (a structured one kept encoded in place without a second walk).
+  bool checkedValue(Cursor &C, Value &V, uint64_t BlockAt);
   /// Notes a record or block the file cannot have; its reader skips the
   /// rest of the block (its framing may be off from there).
   void corrupt(uint64_t At, const std::string &What);
@@ -339,9 +363,11 @@ private:
   /// its Site block is read: the check asks once per record.
   std::vector<uint16_t> SiteTypes;
   void noteSiteTypes(uint32_t Id);
-  /// The walk of moreEvents(): the check when `Sink` is CheckOnly.
+  /// The walk of moreEvents(): the check when `Sink` is CheckOnly; the
+  /// events walk that checks too when `Checks` (OneWalk).
   struct CheckOnly;
-  template <class Sink> void walkBlock(BlockWalk &W, Sink *Out, size_t Budget);
+  template <class Sink, bool Checks = std::is_same_v<Sink, CheckOnly>>
+  void walkBlock(BlockWalk &W, Sink *Out, size_t Budget);
   /// Whether a Thread block before offset `Before` announced `Index` (a
   /// number as the file gives it).
   bool knownThread(uint64_t Index, uint64_t Before) const {

@@ -206,6 +206,24 @@ void Decoder::notePrevInt(const Cursor &C, uint32_t Site) {
   }
 }
 
+void Decoder::startOneWalk() {
+  OneWalk = true;
+  AtOutline = {CorruptAt, Corrupt, MoreCorrupt};
+}
+
+void Decoder::restartCheck() {
+  // What the outline found stays; what the walk found it finds again.
+  CorruptAt = AtOutline.CorruptAt;
+  Corrupt = AtOutline.Corrupt;
+  MoreCorrupt = AtOutline.MoreCorrupt;
+  StopAt.clear();
+  Threads.clear();
+  Records = 0;
+  AnyEvent = false;
+  MinStartNs = 0;
+  OutOfRange = 0;
+}
+
 void Decoder::events(Cursor &C, const EventsBlock &EB, RecordSink *Out) {
   BlockWalk W;
   beginEvents(C, EB, Out, W);
@@ -225,9 +243,11 @@ void Decoder::beginEvents(Cursor &C, const EventsBlock &EB, RecordSink *Out,
             [](const Extent &E, const uint8_t *P) { return E.At < P; }) -
         Extents.begin());
   const uint64_t BlockAt = EB.Offset - format::BlockHeaderSize;
-  // The events walk stops where the check stopped trusting the block.
+  // The events walk stops where the check stopped trusting the block (the
+  // one walk where it stops trusting it).
   W.Stop = C.pos() + C.left();
   bool Again = !Out && TimesOneByOne; // the check's second walk
+  bool Checks = !Out || OneWalk;
   if (Out || Again) {
     auto It = StopAt.find(EB.Offset);
     if (It != StopAt.end())
@@ -235,7 +255,7 @@ void Decoder::beginEvents(Cursor &C, const EventsBlock &EB, RecordSink *Out,
   }
   auto Bad = [&](const std::string &What) {
     W.Done = true;
-    if (Out || Again)
+    if (!Checks || Again)
       return;
     corrupt(EB.Offset, What);
     StopAt[EB.Offset] = EB.Offset;
@@ -267,15 +287,20 @@ void Decoder::moreEvents(BlockWalk &W, RecordSink *Out, size_t Budget) {
 }
 
 void Decoder::moreEvents(BlockWalk &W, Order *Out, size_t Budget) {
-  walkBlock(W, Out, Budget);
+  if (OneWalk)
+    walkBlock<Order, true>(W, Out, Budget);
+  else
+    walkBlock(W, Out, Budget);
 }
 
-template <class Sink>
+template <class Sink, bool Checks>
 void Decoder::walkBlock(BlockWalk &W, Sink *Out, size_t Budget) {
-  // The check (no sink) and the events walk are one loop, made twice: each
-  // copy without the other's branches, and the events walk's sink called
-  // directly (Order is final), not through its vtable.
+  // The check (no sink), the events walk and the one walk (both) are one
+  // loop, made three times: each copy without the others' branches, and
+  // the events walk's sink called directly (Order is final), not through
+  // its vtable.
   constexpr bool Check = std::is_same_v<Sink, CheckOnly>;
+  static_assert(Checks || !Check);
   if (W.Done)
     return;
   // The walk's state lives in locals, which stay in registers through the
@@ -309,7 +334,7 @@ void Decoder::walkBlock(BlockWalk &W, Sink *Out, size_t Budget) {
   // before the same record.
   auto Bad = [&](const uint8_t *At, const std::string &What) {
     W.Done = true;
-    if (!Check || Again)
+    if (!Checks || Again)
       return;
     corrupt(Off(At), What);
     StopAt[EB.Offset] = Off(At);
@@ -339,7 +364,7 @@ void Decoder::walkBlock(BlockWalk &W, Sink *Out, size_t Budget) {
       return Bad(At, "a record cut short");
     // The check proved every record before Stop: the events walk does not
     // ask again.
-    if constexpr (Check)
+    if constexpr (Checks)
       if (!siteMay(Head >> 4, Type, BlockAt))
         return Bad(At, std::string(checkSite(Head >> 4, Type, BlockAt)) + " (" +
                            siteName(Head >> 4) + ")");
@@ -383,7 +408,9 @@ void Decoder::walkBlock(BlockWalk &W, Sink *Out, size_t Budget) {
     case Ev::Alarm:
       Kind = EventKind::Instant;
       Alarm = true;
-      if (Check ? !skipValue(C, BlockAt) : !decodeValue(C, V))
+      if (Check    ? !skipValue(C, BlockAt)
+          : Checks ? !checkedValue(C, V, BlockAt)
+                   : !decodeValue(C, V))
         return Bad(At, "an alarm whose value cannot be decoded (" +
                            siteName(Site) + ")");
       break;
@@ -391,7 +418,9 @@ void Decoder::walkBlock(BlockWalk &W, Sink *Out, size_t Budget) {
       Kind = EventKind::Watch;
       if (Deltas)
         notePrevInt(C, Site);
-      if (Check ? !skipValue(C, BlockAt) : !decodeValue(C, V))
+      if (Check    ? !skipValue(C, BlockAt)
+          : Checks ? !checkedValue(C, V, BlockAt)
+                   : !decodeValue(C, V))
         return Bad(At, "a watch whose value cannot be decoded (" +
                            siteName(Site) + ")");
       break;
@@ -428,11 +457,11 @@ void Decoder::walkBlock(BlockWalk &W, Sink *Out, size_t Budget) {
       bool Distinct = true, HasItems = false;
       for (uint64_t I = 0; I < N && C.ok(); ++I) {
         const uint8_t *ValueAt = C.pos();
-        if (Check && !skipValue(C, BlockAt))
+        if (Checks && !skipValue(C, BlockAt))
           return Bad(At, "context values that cannot be decoded (" +
                              siteName(Site) + ")");
         Value Arg;
-        if (Check) // checked: decode it for the context in force at the end
+        if (Checks) // checked: decode it for the context in force at the end
           C = Cursor(ValueAt, C.pos() + C.left());
         decodeValue(C, Arg);
         std::string Name =
@@ -466,8 +495,9 @@ void Decoder::walkBlock(BlockWalk &W, Sink *Out, size_t Budget) {
                          std::to_string(static_cast<int>(Type)));
     }
     LastTsc = std::max(LastTsc, Tsc);
-    if constexpr (Check) {
+    if constexpr (Checks)
       ++Counted;
+    if constexpr (Check) {
       if (TimesOneByOne) {
         countTime(StartTsc, EndTsc);
       } else { // the extremes only: the clock line is monotone
@@ -504,11 +534,22 @@ void Decoder::walkBlock(BlockWalk &W, Sink *Out, size_t Budget) {
       std::shared_ptr<const Args> A =
           TD.Ctx.empty() ? nullptr
                          : argsFor(TD, Kind == EventKind::Region ? Site : 0);
-      E.Ts = bound(toNs(StartTsc));
-      if (Kind == EventKind::Region)
+      int64_t StartNs = toNs(StartTsc);
+      E.Ts = bound(StartNs);
+      if constexpr (Checks) { // as countTime(), on what is converted anyway
+        OutOfRange += StartNs != E.Ts;
+        if (!AnyEvent || E.Ts < MinStartNs)
+          MinStartNs = E.Ts;
+        AnyEvent = true;
+      }
+      if (Kind == EventKind::Region) {
         // The end converted as a point, not the length as a length: rounded
         // apart, Ts + Dur could pass the start of what follows by 1 ns.
-        E.Dur = std::max<int64_t>(0, bound(toNs(EndTsc)) - E.Ts);
+        int64_t EndNs = toNs(EndTsc);
+        if constexpr (Checks)
+          OutOfRange += EndNs != bound(EndNs);
+        E.Dur = std::max<int64_t>(0, bound(EndNs) - E.Ts);
+      }
       E.A = A ? A.get() : NoArgs;
       if (A || E.Keep) // most events have none, and the node held none
         E.Keep = std::move(A);

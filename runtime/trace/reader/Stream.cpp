@@ -70,6 +70,10 @@ struct TraceStream::Impl {
   static constexpr size_t BlockBudget = 256;
   size_t LookAhead = size_t(1) << 20;
   bool Events = true;
+  /// The records checked by the events walk (openBytes' CheckAsRead):
+  /// what the check finds is said once its last block is walked (settle()).
+  bool AsRead = false;
+  bool OneWalkBegun = false;
   bool Started = false;
   WalkThread Walker = WalkThread::Auto;
 
@@ -96,6 +100,9 @@ struct TraceStream::Impl {
   bool read(const std::string &Path, std::string &Error);
   void outline();
   void check();
+  /// After the check: the file's problems, event count, earliest time and
+  /// the regions open at the end, into T and Open.
+  void settle();
   /// The first block of the check's later part, or the block count when
   /// the file is checked in one walk.
   size_t checkSplit() const;
@@ -136,8 +143,24 @@ bool TraceStream::Impl::read(const std::string &Path, std::string &Error) {
   D.MaxSite = static_cast<uint32_t>(std::min<uint64_t>(1u << 24, 4096 + Size));
   outline();
   D.clockLine();
+  for (const EventsBlock &EB : D.Blocks)
+    ++BlocksOf[EB.Thread];
+  Buf.clear(); // the events walk takes one again when it starts
+  Buf.shrink_to_fit();
+  // The regions open at the end take the args in force at the end, which
+  // only a walk to the end knows before their events go out: such a file
+  // is checked first.
+  if (Events && AsRead && D.Open.empty()) {
+    D.startOneWalk();
+    return true;
+  }
   if (Events)
     check();
+  settle();
+  return true;
+}
+
+void TraceStream::Impl::settle() {
   D.finishCheck();
   // Never silent: what was skipped or corrected, once.
   auto Say = [this](const std::string &What) {
@@ -172,11 +195,6 @@ bool TraceStream::Impl::read(const std::string &Path, std::string &Error) {
     P.Seq = Seq++;
     Open.push_back(std::move(P));
   }
-  for (const EventsBlock &EB : D.Blocks)
-    ++BlocksOf[EB.Thread];
-  Buf.clear(); // the events walk takes one again when it starts
-  Buf.shrink_to_fit();
-  return true;
 }
 
 void TraceStream::Impl::outline() {
@@ -300,11 +318,16 @@ void TraceStream::Impl::startEvents() {
   Unread = 0;
   D.Threads.clear();
   D.Seq = 0;
+  if (D.OneWalk && OneWalkBegun) // again before its end: found again
+    D.restartCheck();
+  OneWalkBegun = D.OneWalk;
   Ord = std::make_unique<Order>(Open, BlocksOf, LookAhead);
   // As many nodes as the file can hold back, within a bound that keeps a
-  // long file's reservation small (8 MB): the events, the look-ahead.
-  Ord->reserve(static_cast<size_t>(std::min<uint64_t>(
-      {T.EventCount + 1, LookAhead + 1, uint64_t(1) << 16})));
+  // long file's reservation small (8 MB): the events (before the one walk
+  // counts them, a record is at least 2 bytes), the look-ahead.
+  uint64_t Most = D.OneWalk ? Size / 2 : T.EventCount;
+  Ord->reserve(static_cast<size_t>(
+      std::min<uint64_t>({Most + 1, LookAhead + 1, uint64_t(1) << 16})));
   NextBlock = 0;
   Walking = detail::Decoder::BlockWalk();
   Started = true;
@@ -351,9 +374,11 @@ bool TraceStream::open(const std::string &Path, std::string &Error,
 
 bool TraceStream::openBytes(const uint8_t *Data, size_t Size,
                             const std::string &Path, std::string &Error,
-                            bool Events, std::shared_ptr<const void> Owner) {
+                            bool Events, std::shared_ptr<const void> Owner,
+                            bool CheckAsRead) {
   I = std::make_unique<Impl>();
   I->Events = Events;
+  I->AsRead = CheckAsRead;
   I->Mem = Data;
   I->Size = Size;
   I->D.InPlaceOwner = std::move(Owner);
@@ -393,6 +418,10 @@ Event *TraceStream::Impl::walk() {
       continue;
     }
     if (NextBlock == D.Blocks.size()) {
+      if (D.OneWalk) { // every record checked: said now, and not again
+        settle();
+        D.OneWalk = false;
+      }
       if (Ord->held() != 0) {
         Ord->endOfFile();
         if (Pending *P = Ord->next())

@@ -50,6 +50,12 @@ bool Decoder::extremesSuffice() {
   int64_t Lo = toNs(MinTick), Hi = toNs(MaxTick);
   if (Rate < 0 || Lo != bound(Lo) || Hi != bound(Hi))
     return false;
+  // toNs() takes a tick as a signed distance from the base: the extremes
+  // say it all only if no tick between them is more than 2^63 past it (a
+  // corrupt tick), where the distance turns negative.
+  if (static_cast<int64_t>(MinTick - BaseTsc) >
+      static_cast<int64_t>(MaxTick - BaseTsc))
+    return false;
   MinStartNs = AnyEvent ? std::min(MinStartNs, Lo) : Lo;
   AnyEvent = true;
   return true;

@@ -578,10 +578,11 @@ bool Decoder::skipValue(Cursor &C, uint64_t BlockAt, unsigned Depth) {
     if (InPlaceOwner && Depth == 0 && C.left() &&
         (static_cast<Val>(*Start) == Val::Object ||
          static_cast<Val>(*Start) == Val::Array)) {
-      // Walked without a fault: its extent, for the events walk.
+      // Walked without a fault: its extent, for the events walk (the one
+      // walk gives it right away).
       if (const uint8_t *End = fastWalk(Start, Start + C.left(), 0, KeyOk)) {
         auto N = static_cast<size_t>(End - Start);
-        if (N <= UINT32_MAX)
+        if (N <= UINT32_MAX && !OneWalk)
           Extents.push_back({Start, N});
         C.bytes(N);
         return true;
@@ -595,6 +596,37 @@ bool Decoder::skipValue(Cursor &C, uint64_t BlockAt, unsigned Depth) {
     return It != Strings.end() && Id <= UINT32_MAX &&
            It->second.second < BlockAt;
   });
+}
+
+bool Decoder::checkedValue(Cursor &C, Value &V, uint64_t BlockAt) {
+  const uint8_t *At = C.pos();
+  const uint8_t *Bound = At + C.left();
+  if (!EncKeys)
+    EncKeys = encodedKeys();
+  auto Tag = static_cast<Val>(C.left() ? *At : 0);
+  if (EncodedValues && InPlaceOwner && EncKeys->Table &&
+      (Tag == Val::Object || Tag == Val::Array)) {
+    // As skipValue() walks it: without a fault, it is whole (every key
+    // defined before its block), and kept where it is.
+    const std::vector<uint64_t> &Defined = EncKeys->DefinedAt;
+    auto KeyOk = [&Defined, BlockAt](uint64_t Id) {
+      return Id < Defined.size() && Defined[Id] < BlockAt;
+    };
+    if (!InPlace)
+      InPlace = Value::inPlaceSource(EncKeys->Table, InPlaceOwner);
+    const uint8_t *End = fastWalk(At, Bound, 0, KeyOk);
+    if (End && InPlace && static_cast<size_t>(End - At) <= UINT32_MAX) {
+      V = Value::encodedIn(Tag == Val::Object ? Value::Kind::Object
+                                              : Value::Kind::Array,
+                           At, static_cast<uint32_t>(End - At), InPlace);
+      C.bytes(static_cast<size_t>(End - At));
+      return true;
+    }
+  }
+  if (!skipValue(C, BlockAt))
+    return false;
+  Cursor Again(At, Bound);
+  return decodeValue(Again, V);
 }
 
 } // namespace sonde::trace::detail

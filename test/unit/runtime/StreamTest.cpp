@@ -233,6 +233,30 @@ TEST(TraceStream, KnowsCountsAndTimesBeforeTheEvents) {
   EXPECT_EQ(Again, N);
 }
 
+TEST(TraceStream, TheEarliestTimeIsTheEarliestEventsPastAWrappedTick) {
+  // A corrupt clock of 1e-10 ns a tick, and a tick more than 2^63 past the
+  // base: taken as a distance before it, its time is within the range but
+  // earlier than the smallest tick's. The check's extreme ticks do not say
+  // that: the earliest time must be the earliest event's, as the one walk
+  // (OneWalkTest) finds it.
+  TraceBuilder B;
+  B.site(1, SiteKind::Watch, "w");
+  B.thread(0);
+  uint64_t Wrapped = (uint64_t(1) << 63) + 100;
+  B.events(0, {{1, Ev::Watch, 100}, {1, Ev::Watch, Wrapped}});
+  B.clock(uint64_t(1000000000) * 1000000000, 1100000000);
+  B.end();
+  TraceStream S;
+  std::string Error;
+  ASSERT_TRUE(S.openBytes(reinterpret_cast<const uint8_t *>(B.Bytes.data()),
+                          B.Bytes.size(), "t.sonde", Error));
+  int64_t Earliest = INT64_MAX;
+  while (const Event *E = S.next())
+    Earliest = std::min(Earliest, E->Ts);
+  EXPECT_LT(Earliest, 1000000000);
+  EXPECT_EQ(S.trace().EarliestNs, Earliest);
+}
+
 TEST(TraceStream, EveryCorpusTraceReadsAsTheWholeReaderReadsIt) {
   unsigned N = 0;
   for (const auto &[Name, Bytes] : fuzzTraceCorpus()) {
