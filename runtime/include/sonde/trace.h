@@ -280,8 +280,9 @@ struct Trace {
 /// records (docs/trace-format.md, "Reading in bounded memory"). open()
 /// reads everything but the events (the process, sites, threads, clock,
 /// end) and checks every record once, so that the trace's problems, event
-/// count and times are known before the first event; next() then gives the
-/// events one by one in the order readTrace gives them.
+/// count and times are known before the first event (openBytes()'
+/// CheckAsRead: once the last one was given); next() then gives the events
+/// one by one in the order readTrace gives them.
 class TraceStream {
 public:
   TraceStream();
