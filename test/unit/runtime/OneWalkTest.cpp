@@ -4,11 +4,12 @@
 // checked by the events walk as it gives them (reader/Decoder.h, OneWalk)
 // instead of by a walk of their own first. These tests hold the one walk
 // to the two: on every file of the fuzzer's corpus and on every one-bit
-// flip of its small files (torn, corrupt, out-of-range times, unknown
-// sites, broken values), the events, their values and args, and what is
-// known once the last one was given (the problems said, the event count,
-// the earliest time, the end) are the same; a walk started over before its
-// end finds the same again, and so does a second pass.
+// flip of its small files (torn, corrupt, out-of-range
+// times, unknown sites, broken values), the events, their values and
+// args, and what is known once the last one was given (the problems said,
+// the event count, the earliest time, the end) are the same; a walk
+// started over before its end finds the same again, and so does a second
+// pass.
 //
 //===----------------------------------------------------------------------===//
 
@@ -62,9 +63,10 @@ std::string known(const Trace &T) {
 /// Everything a command could print of the trace, as sonde check reads it
 /// (values kept encoded in place), with the check first or as read; what
 /// the trace says of itself is taken after the events. `StopAt`: the walk
-/// is stopped after that many events and started over first.
+/// is stopped after that many events and started over first. `Twice`: a
+/// second pass too.
 std::string readAll(const std::string &Bytes, bool AsRead,
-                    size_t StopAt = SIZE_MAX) {
+                    size_t StopAt = SIZE_MAX, bool Twice = true) {
   TraceStream S;
   std::string Error;
   auto Own = std::make_shared<std::vector<uint8_t>>(Bytes.begin(), Bytes.end());
@@ -80,6 +82,8 @@ std::string readAll(const std::string &Bytes, bool AsRead,
   while (const Event *E = S.next())
     Out += eventText(*E);
   Out += known(S.trace());
+  if (!Twice)
+    return Out;
   // A second pass: the same events, nothing said twice.
   std::string Again;
   while (const Event *E = S.next())
@@ -107,12 +111,15 @@ TEST(OneWalk, EveryBitFlipOfTheSmallCorpusTracesReadsTheSame) {
     if (Bytes.size() > 2048)
       continue;
     ++Files;
+    // Every bit of every byte: 9 s here, and it found what two bits of
+    // each did not (a tick past 2^63, StreamTest).
     for (size_t I = 0; I < Bytes.size(); ++I)
       for (int Bit = 0; Bit < 8; ++Bit) {
         std::string Flipped = Bytes;
         Flipped[I] = static_cast<char>(Flipped[I] ^ (1 << Bit));
-        std::string First = readAll(Flipped, false);
-        std::string AsRead = readAll(Flipped, true);
+        // One pass each (the corpus test above makes two).
+        std::string First = readAll(Flipped, false, SIZE_MAX, false);
+        std::string AsRead = readAll(Flipped, true, SIZE_MAX, false);
         ++Flips;
         Problems += First.find("problem: \n") == std::string::npos;
         // ASSERT: one report per file, not thousands.
