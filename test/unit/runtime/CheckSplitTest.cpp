@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "EventText.h"
 #include "FuzzCorpus.h"
 #include "TraceBytes.h"
 #include "TraceFormat.h"
@@ -30,22 +31,6 @@ using namespace tracebytes;
 
 namespace {
 
-/// A value as text, structures included.
-std::string valueText(const Value &V) {
-  if (V.isNumber())
-    return std::to_string(V.number());
-  std::string Out;
-  if (V.K == Value::Kind::Object)
-    for (const auto &[K, M] : V.members())
-      Out += K + ":" + valueText(M) + ",";
-  else if (V.K == Value::Kind::Array)
-    for (const Value &I : V.items())
-      Out += valueText(I) + ",";
-  else
-    Out = V.str();
-  return "(" + Out + ")";
-}
-
 /// Everything a command could print of a trace read as a stream; `InPlace`:
 /// as sonde check reads it, the values kept encoded in the file's bytes
 /// (where the check walk notes each value's extent for the events walk).
@@ -62,16 +47,8 @@ std::string readAll(const std::string &Bytes, bool InPlace = false) {
                     "\ncount: " + std::to_string(T.EventCount) +
                     "\nearliest: " + std::to_string(T.EarliestNs) +
                     "\nend: " + std::to_string(T.Process.EndNs) + "\n";
-  while (const Event *E = S.next()) {
-    Out += std::to_string(E->Thread) + "/" + std::to_string(E->Site) + "@" +
-           std::to_string(E->Ts) + "+" + std::to_string(E->Dur) + " L" +
-           std::to_string(E->Level) + (E->Unfinished ? " U" : "");
-    if (E->V.K != Value::Kind::Null)
-      Out += " =" + valueText(E->V);
-    for (const auto &[Name, V] : *E->A)
-      Out += " " + Name + "=" + valueText(V);
-    Out += "\n";
-  }
+  while (const Event *E = S.next())
+    Out += eventText(*E);
   return Out + "late: " + std::to_string(S.late()) + "\n";
 }
 

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "EventText.h"
 #include "FuzzCorpus.h"
 #include "sonde/trace.h"
 
@@ -25,33 +26,6 @@
 using namespace sonde::trace;
 
 namespace {
-
-/// A value as text, structures included.
-std::string valueText(const Value &V) {
-  if (V.isNumber())
-    return std::to_string(V.number());
-  std::string Out;
-  if (V.K == Value::Kind::Object)
-    for (const auto &[K, M] : V.members())
-      Out += K + ":" + valueText(M) + ",";
-  else if (V.K == Value::Kind::Array)
-    for (const Value &I : V.items())
-      Out += valueText(I) + ",";
-  else
-    Out = V.str();
-  return "(" + Out + ")";
-}
-
-std::string eventText(const Event &E) {
-  std::string Out = std::to_string(E.Thread) + "/" + std::to_string(E.Site) +
-                    "@" + std::to_string(E.Ts) + "+" + std::to_string(E.Dur) +
-                    " L" + std::to_string(E.Level) + (E.Unfinished ? " U" : "");
-  if (E.V.K != Value::Kind::Null)
-    Out += " =" + valueText(E.V);
-  for (const auto &[Name, V] : *E.A)
-    Out += " " + Name + "=" + valueText(V);
-  return Out + "\n";
-}
 
 std::string known(const Trace &T) {
   return "problem: " + T.Problem + "\ncount: " + std::to_string(T.EventCount) +
