@@ -145,18 +145,18 @@ bool TraceStream::Impl::read(const std::string &Path, std::string &Error) {
   D.clockLine();
   for (const EventsBlock &EB : D.Blocks)
     ++BlocksOf[EB.Thread];
-  Buf.clear(); // the events walk takes one again when it starts
-  Buf.shrink_to_fit();
   // The regions open at the end take the args in force at the end, which
   // only a walk to the end knows before their events go out: such a file
   // is checked first.
   if (Events && AsRead && D.Open.empty()) {
     D.startOneWalk();
-    return true;
+  } else {
+    if (Events)
+      check();
+    settle();
   }
-  if (Events)
-    check();
-  settle();
+  Buf.clear(); // the events walk takes one again when it starts
+  Buf.shrink_to_fit();
   return true;
 }
 
