@@ -5,17 +5,25 @@
 // goes through every trace command's library entry point, in process, as
 // `sonde` runs them: summary (text and JSON), info, dump, every export
 // (jsonl, chrome, dftracer, traincheck, csv), merge (two processes aligned
-// on one timeline, then exported) and report.
+// on one timeline, then exported) and report. Then as `sonde check` and
+// `sonde infer` read it (values kept encoded in the bytes, each record
+// checked as the events walk reads it): the events and problems must be
+// those of the check made first (else abort: a finding), and inference
+// from it and a check of it against what was learned must not fail.
 //
 //===----------------------------------------------------------------------===//
 
 #include "sonde/trace.h"
 
+#include "EventText.h"
 #include "Export.h"
+#include "invariants/Invariants.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <memory>
 #include <vector>
 
 using namespace sonde::trace;
@@ -25,6 +33,49 @@ namespace {
 std::FILE *sink() {
   static std::FILE *F = std::fopen("/dev/null", "w");
   return F;
+}
+
+using Bytes = std::shared_ptr<const std::vector<uint8_t>>;
+
+/// A stream over the bytes as sonde check opens them; null when they are
+/// not a trace.
+std::unique_ptr<TraceStream> openAsCheck(const Bytes &B, bool AsRead) {
+  auto S = std::make_unique<TraceStream>();
+  std::string Error;
+  if (!S->openBytes(B->data(), B->size(), "fuzz.sonde", Error, true, B, AsRead))
+    return nullptr;
+  S->setEncodedValues(true);
+  return S;
+}
+
+/// The events as text, then what the trace says of itself once they were
+/// read.
+std::string eventsText(TraceStream &S) {
+  std::string Out;
+  while (const Event *E = S.next())
+    Out += eventText(*E);
+  const Trace &T = S.trace();
+  return Out + T.Problem + "|" + std::to_string(T.EventCount) + "|" +
+         std::to_string(T.EarliestNs);
+}
+
+void asCheckReadsIt(const uint8_t *Data, size_t Size) {
+  auto B = std::make_shared<const std::vector<uint8_t>>(Data, Data + Size);
+  auto First = openAsCheck(B, false), AsRead = openAsCheck(B, true);
+  if (!First || !AsRead)
+    return;
+  if (eventsText(*First) != eventsText(*AsRead))
+    std::abort(); // the one walk reads another trace than the two
+  inv::InferOptions O;
+  O.MinSupport = 2; // a small input still learns something to check
+  inv::Inferrer In(O);
+  while (const Event *E = AsRead->next())
+    In.observe(AsRead->trace(), *E);
+  std::vector<inv::Invariant> Invs = In.finish();
+  inv::Checker C(Invs);
+  while (const Event *E = AsRead->next())
+    C.observe(AsRead->trace(), *E);
+  C.finish();
 }
 
 } // namespace
@@ -62,5 +113,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
                  /*Events=*/false);
   printInfo(Headers, false, Out);
   printInfo(Headers, true, Out);
+
+  asCheckReadsIt(Data, Size);
   return 0;
 }
