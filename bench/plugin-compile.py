@@ -62,8 +62,6 @@ def flags_for(build, source):
                        % (source, db))
 
 
-
-
 def timed(cmd, cwd):
     """CPU seconds (user + sys) and wall seconds of one compile."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)

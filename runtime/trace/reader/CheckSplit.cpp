@@ -60,12 +60,7 @@ std::unique_ptr<Decoder> Decoder::laterPart() const {
   Part->Corrupt.clear();
   Part->MoreCorrupt = 0;
   Part->StopAt.clear();
-  Part->Extents.clear();
-  Part->Threads.clear();
-  Part->Records = 0;
-  Part->MinTick = ~uint64_t(0);
-  Part->MaxTick = 0;
-  Part->AnyTick = false;
+  Part->forgetRecords();
   Part->MissedPops = 0;
   Part->TooManyMissed = false;
   return Part;

@@ -213,9 +213,12 @@ public:
   bool OneWalk = false;
   /// After the outline: the one walk instead of walk 2.
   void startOneWalk();
-  /// Forgets what the one walk found, not what the outline did (the walk
-  /// started over before its end).
+  /// Forgets what the one walk found, not what the outline did: the walk
+  /// starts over (after the outline, nothing to forget).
   void restartCheck();
+  /// Forgets the counts, times, extents and per-thread state a walk of the
+  /// records gathers (not where it found the file corrupt).
+  void forgetRecords();
   struct {
     uint64_t CorruptAt = ~uint64_t(0);
     std::string Corrupt;
@@ -335,7 +338,16 @@ public:
   uint32_t MaxSite = 1u << 24;
 
 private:
-  bool skipValue(Cursor &C, uint64_t BlockAt, unsigned Depth = 0);
+  /// `Whole`: where to put the end of a structured value walked without a
+  /// fault when it is kept in place, instead of noting it in Extents.
+  bool skipValue(Cursor &C, uint64_t BlockAt, unsigned Depth = 0,
+                 const uint8_t **Whole = nullptr);
+  /// The source of values kept in place (InPlace), made on first use; null
+  /// when there is no owner or no key table.
+  const Value::Composite *inPlace() {
+    return InPlace ? InPlace.get() : makeInPlace();
+  }
+  const Value::Composite *makeInPlace();
   /// The one walk's value: checked as skipValue() checks it, then decoded
   /// (a structured one kept encoded in place without a second walk).
   bool checkedValue(Cursor &C, Value &V, uint64_t BlockAt);

@@ -211,17 +211,25 @@ void Decoder::startOneWalk() {
   AtOutline = {CorruptAt, Corrupt, MoreCorrupt};
 }
 
+void Decoder::forgetRecords() {
+  Records = 0;
+  Threads.clear();
+  Extents.clear();
+  AnyEvent = false;
+  MinStartNs = 0;
+  OutOfRange = 0;
+  MinTick = ~uint64_t(0);
+  MaxTick = 0;
+  AnyTick = false;
+}
+
 void Decoder::restartCheck() {
   // What the outline found stays; what the walk found it finds again.
   CorruptAt = AtOutline.CorruptAt;
   Corrupt = AtOutline.Corrupt;
   MoreCorrupt = AtOutline.MoreCorrupt;
   StopAt.clear();
-  Threads.clear();
-  Records = 0;
-  AnyEvent = false;
-  MinStartNs = 0;
-  OutOfRange = 0;
+  forgetRecords();
 }
 
 void Decoder::events(Cursor &C, const EventsBlock &EB, RecordSink *Out) {

@@ -73,7 +73,6 @@ struct TraceStream::Impl {
   /// The records checked by the events walk (openBytes' CheckAsRead):
   /// what the check finds is said once its last block is walked (settle()).
   bool AsRead = false;
-  bool OneWalkBegun = false;
   bool Started = false;
   WalkThread Walker = WalkThread::Auto;
 
@@ -306,11 +305,8 @@ void TraceStream::Impl::check() {
     return;
   // A corrupt clock: the check again, converting every time to count those
   // it puts out of range (what was corrupt is known already).
-  D.Records = 0;
-  D.Threads.clear();
-  D.AnyEvent = false;
+  D.forgetRecords(); // walked again
   D.TimesOneByOne = true;
-  D.Extents.clear(); // walked again
   Walk();
 }
 
@@ -318,9 +314,8 @@ void TraceStream::Impl::startEvents() {
   Unread = 0;
   D.Threads.clear();
   D.Seq = 0;
-  if (D.OneWalk && OneWalkBegun) // again before its end: found again
+  if (D.OneWalk) // started over before its end, what it found is found again
     D.restartCheck();
-  OneWalkBegun = D.OneWalk;
   Ord = std::make_unique<Order>(Open, BlocksOf, LookAhead);
   // As many nodes as the file can hold back, within a bound that keeps a
   // long file's reservation small (8 MB): the events (before the one walk

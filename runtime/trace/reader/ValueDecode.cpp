@@ -475,10 +475,7 @@ bool Decoder::decodeValue(Cursor &C, Value &V, unsigned Depth) {
   if (EncodedValues && Depth == 0 && C.left() &&
       (static_cast<Val>(*At) == Val::Object ||
        static_cast<Val>(*At) == Val::Array)) {
-    if (!EncKeys)
-      EncKeys = encodedKeys();
-    if (InPlaceOwner && !InPlace && EncKeys->Table)
-      InPlace = Value::inPlaceSource(EncKeys->Table, InPlaceOwner);
+    inPlace();
     Value::Kind K = static_cast<Val>(*At) == Val::Object ? Value::Kind::Object
                                                          : Value::Kind::Array;
     if (InPlace && WalkingEvents) {
@@ -564,7 +561,16 @@ const FlatNode *flatMember(const std::vector<FlatNode> &Nodes, size_t At,
 
 /// decodeValue without the value: true exactly where decodeValue would be
 /// (an object key must have been defined before the block `BlockAt`).
-bool Decoder::skipValue(Cursor &C, uint64_t BlockAt, unsigned Depth) {
+const Value::Composite *Decoder::makeInPlace() {
+  if (!EncKeys)
+    EncKeys = encodedKeys();
+  if (InPlaceOwner && !InPlace && EncKeys->Table)
+    InPlace = Value::inPlaceSource(EncKeys->Table, InPlaceOwner);
+  return InPlace.get();
+}
+
+bool Decoder::skipValue(Cursor &C, uint64_t BlockAt, unsigned Depth,
+                        const uint8_t **Whole) {
   // The keys by id in a table made once (a hash lookup per key was most
   // of this walk); a file of sparse ids (corrupt) looks each one up.
   if (!EncKeys)
@@ -578,11 +584,13 @@ bool Decoder::skipValue(Cursor &C, uint64_t BlockAt, unsigned Depth) {
     if (InPlaceOwner && Depth == 0 && C.left() &&
         (static_cast<Val>(*Start) == Val::Object ||
          static_cast<Val>(*Start) == Val::Array)) {
-      // Walked without a fault: its extent, for the events walk (the one
-      // walk gives it right away).
+      // Walked without a fault: its extent, for the events walk (or for
+      // the caller, the one walk, which gives the value right away).
       if (const uint8_t *End = fastWalk(Start, Start + C.left(), 0, KeyOk)) {
         auto N = static_cast<size_t>(End - Start);
-        if (N <= UINT32_MAX && !OneWalk)
+        if (Whole)
+          *Whole = End;
+        else if (N <= UINT32_MAX)
           Extents.push_back({Start, N});
         C.bytes(N);
         return true;
@@ -601,30 +609,19 @@ bool Decoder::skipValue(Cursor &C, uint64_t BlockAt, unsigned Depth) {
 bool Decoder::checkedValue(Cursor &C, Value &V, uint64_t BlockAt) {
   const uint8_t *At = C.pos();
   const uint8_t *Bound = At + C.left();
-  if (!EncKeys)
-    EncKeys = encodedKeys();
-  auto Tag = static_cast<Val>(C.left() ? *At : 0);
-  if (EncodedValues && InPlaceOwner && EncKeys->Table &&
-      (Tag == Val::Object || Tag == Val::Array)) {
-    // As skipValue() walks it: without a fault, it is whole (every key
-    // defined before its block), and kept where it is.
-    const std::vector<uint64_t> &Defined = EncKeys->DefinedAt;
-    auto KeyOk = [&Defined, BlockAt](uint64_t Id) {
-      return Id < Defined.size() && Defined[Id] < BlockAt;
-    };
-    if (!InPlace)
-      InPlace = Value::inPlaceSource(EncKeys->Table, InPlaceOwner);
-    const uint8_t *End = fastWalk(At, Bound, 0, KeyOk);
-    if (End && InPlace && static_cast<size_t>(End - At) <= UINT32_MAX) {
-      V = Value::encodedIn(Tag == Val::Object ? Value::Kind::Object
-                                              : Value::Kind::Array,
-                           At, static_cast<uint32_t>(End - At), InPlace);
-      C.bytes(static_cast<size_t>(End - At));
-      return true;
-    }
-  }
-  if (!skipValue(C, BlockAt))
+  const uint8_t *Whole = nullptr;
+  if (!skipValue(C, BlockAt, 0, &Whole))
     return false;
+  // A structured value walked without a fault is whole (every key defined
+  // before its block): kept where it is, not walked again.
+  if (Whole && EncodedValues && inPlace() &&
+      static_cast<size_t>(Whole - At) <= UINT32_MAX) {
+    V = Value::encodedIn(static_cast<Val>(*At) == Val::Object
+                             ? Value::Kind::Object
+                             : Value::Kind::Array,
+                         At, static_cast<uint32_t>(Whole - At), InPlace);
+    return true;
+  }
   Cursor Again(At, Bound);
   return decodeValue(Again, V);
 }
