@@ -341,6 +341,13 @@ public:
   /// values into them (Value::encodedIn): no copy and no allocation each,
   /// and the values keep the bytes alive.
   void setEncodedValues(bool On);
+  /// Give a record args only when its site names args of its own
+  /// (SiteInfo::ArgNames): the others get none, not the context they
+  /// inherit (a step's records, the step's and the epoch's args). For
+  /// readers that read no other args (sonde check and infer: the Feed
+  /// takes a site's own args only), which then spend nothing on merging
+  /// each record's context. Set before next().
+  void setArgsOnlyWhereNamed(bool On);
 
   struct Impl;
 

@@ -86,6 +86,7 @@ bool openTraceWhole(const std::string &Path, Trace &Out, std::string &Error) {
     if (!openTrace(Path, Out, Error))
       return false;
     Out.Stream->setEncodedValues(true);
+    Out.Stream->setArgsOnlyWhereNamed(true);
     return true;
   }
   // As openTrace: the caller's copy of the outline, the stream's own.
@@ -93,6 +94,7 @@ bool openTraceWhole(const std::string &Path, Trace &Out, std::string &Error) {
   // The stream keeps the bytes alive as long as anyone holds it.
   Out.Stream = std::shared_ptr<TraceStream>(W, &W->Stream);
   Out.Stream->setEncodedValues(true);
+  Out.Stream->setArgsOnlyWhereNamed(true);
   return true;
 }
 

@@ -229,6 +229,9 @@ public:
   /// Keep structured values encoded (TraceStream::setEncodedValues;
   /// ValueDecode.h), with the file's strings as a table made once.
   bool EncodedValues = false;
+  /// Args only for records of sites that name their own
+  /// (TraceStream::setArgsOnlyWhereNamed).
+  bool ArgsOnlyWhereNamed = false;
   std::shared_ptr<EncodedKeys> EncKeys;
   /// Set when the bytes the decoder reads stay alive and in place
   /// (TraceStream::setEncodedValues with an owner): values kept encoded

@@ -538,10 +538,13 @@ void Decoder::walkBlock(BlockWalk &W, Sink *Out, size_t Budget) {
       } else {
         E.V = std::move(V);
       }
-      // No context in force (most threads, most of the time): no args.
+      // No context in force (most threads, most of the time): no args;
+      // none asked of a site that names none of its own.
       std::shared_ptr<const Args> A =
-          TD.Ctx.empty() ? nullptr
-                         : argsFor(TD, Kind == EventKind::Region ? Site : 0);
+          TD.Ctx.empty() || (ArgsOnlyWhereNamed && Site < T.Sites.size() &&
+                             T.Sites[Site].ArgNames.empty())
+              ? nullptr
+              : argsFor(TD, Kind == EventKind::Region ? Site : 0);
       int64_t StartNs = toNs(StartTsc);
       E.Ts = bound(StartNs);
       if constexpr (Checks) { // as countTime(), on what is converted anyway

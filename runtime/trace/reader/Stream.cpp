@@ -525,4 +525,8 @@ void TraceStream::setWalkThread(WalkThread W) { I->Walker = W; }
 
 void TraceStream::setEncodedValues(bool On) { I->D.EncodedValues = On; }
 
+void TraceStream::setArgsOnlyWhereNamed(bool On) {
+  I->D.ArgsOnlyWhereNamed = On;
+}
+
 } // namespace sonde::trace

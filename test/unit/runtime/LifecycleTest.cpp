@@ -580,6 +580,43 @@ TEST(Lifecycle, ArgsApplyToTheirRegionAndContextToNestedRecords) {
   EXPECT_EQ(Losses, 6);
 }
 
+TEST(Lifecycle, ArgsOnlyWhereNamedGiveTheArgsOfSitesThatNameTheirOwn) {
+  // sonde check and infer read a site's own args only
+  // (TraceStream::setArgsOnlyWhereNamed): a record of a site that names
+  // args gets its args as every reader does, any other record none.
+  RunResult R = run({"values", "0"});
+  Trace Full = readOne(R);
+  ASSERT_EQ(R.Files.size(), 1u);
+  TraceStream S;
+  std::string Error;
+  ASSERT_TRUE(S.open(R.Files[0], Error)) << Error;
+  S.setArgsOnlyWhereNamed(true);
+  size_t I = 0, Named = 0, Left = 0;
+  while (const Event *E = S.next()) {
+    ASSERT_LT(I, Full.Events.size());
+    const Event &F = Full.Events[I++];
+    ASSERT_EQ(E->Site, F.Site);
+    ASSERT_EQ(E->Ts, F.Ts);
+    if (!S.trace().site(E->Site).ArgNames.empty()) {
+      ++Named;
+      ASSERT_TRUE(E->A && F.A);
+      auto Text = [](const Args &A) {
+        std::string Out;
+        for (const auto &[Name, V] : A)
+          Out += Name + "=" + kindAndJson(V) + ";";
+        return Out;
+      };
+      EXPECT_EQ(Text(*E->A), Text(*F.A));
+    } else {
+      Left += F.A && !F.A->empty();
+      EXPECT_TRUE(!E->A || E->A->empty());
+    }
+  }
+  EXPECT_EQ(I, Full.Events.size());
+  EXPECT_GT(Named, 0u); // the epochs and steps
+  EXPECT_GT(Left, 0u);  // the losses, in the steps' context
+}
+
 /// How many events of `Kind` each site name has.
 std::map<std::string, int> countsByName(const Trace &T, EventKind Kind) {
   std::map<std::string, int> N;
