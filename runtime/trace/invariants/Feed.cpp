@@ -540,6 +540,10 @@ bool Feed::wanted(uint32_t Stream) {
     S.Pure = !S.Sinks.empty();
     for (Sink *K : S.Sinks)
       S.Pure = S.Pure && K->pure(*this, Stream);
+    S.Q = S.Pure ? Quiet() : Quiet::never();
+    for (Sink *K : S.Sinks)
+      if (!S.Q.Never)
+        S.Q.also(K->quiet(*this, Stream));
   }
   CurSinks = &S.Sinks;
   return !S.Sinks.empty();
@@ -638,6 +642,7 @@ void Feed::sendLeaf(uint32_t Node, Tok &T, bool TopLevel) {
   }
   for (Sink *K : *CurSinks)
     K->value(*this, P);
+  T.Sent = true;
   if (Pure)
     T.Held = Violations == Before;
 }
@@ -765,7 +770,12 @@ void Feed::stream(const Event &E, const SiteInfo &Info, uint32_t Site,
       // told here, without a call.
       if (F.Pure && heldRepeat(F.Node, T))
         continue;
-      CurSinks = &ToSinks[T.Stream].Sinks;
+      const StreamSinks &To = ToSinks[T.Stream];
+      // A new value its sinks would do nothing with (a gradient's norm,
+      // checked finite): told without a call, once one was sent.
+      if (T.Sent && T.C == Cat::Scalar && To.Q.passes(Flat[F.Node]))
+        continue;
+      CurSinks = &To.Sinks;
       sendLeaf(F.Node, T, F.TopLevel);
     }
     return;

@@ -31,6 +31,8 @@
 #include "Invariants.h"
 #include "reader/ValueDecode.h"
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -98,6 +100,55 @@ struct Point {
 
 class Feed;
 
+/// A test of a leaf's value under which a sink's value() on its stream
+/// changes nothing, once it was given a point of that stream (Sink::quiet).
+/// The Feed then tells a changing value that passes without a call: a
+/// model state record's gradient statistics, checked finite, are new
+/// record after record.
+struct Quiet {
+  bool Never = false;  ///< every value needs the call
+  bool Finite = false; ///< a float must be finite
+  bool Number = false; ///< a number (Bool, Int, Float) within [Lo, Hi]
+  double Lo = -HUGE_VAL, Hi = HUGE_VAL;
+
+  static Quiet never() {
+    Quiet Q;
+    Q.Never = true;
+    return Q;
+  }
+  /// What passes both.
+  void also(const Quiet &O) {
+    Never |= O.Never;
+    Finite |= O.Finite;
+    Number |= O.Number;
+    Lo = std::max(Lo, O.Lo);
+    Hi = std::min(Hi, O.Hi);
+  }
+  /// Whether the leaf `N` (a scalar) passes.
+  bool passes(const detail::FlatNode &N) const {
+    double X;
+    switch (N.K) {
+    case Value::Kind::Bool:
+      X = N.B ? 1 : 0;
+      break;
+    case Value::Kind::Int:
+      X = static_cast<double>(N.I);
+      break;
+    case Value::Kind::UInt:
+      X = static_cast<double>(N.U);
+      break;
+    case Value::Kind::Float:
+      X = N.F;
+      if (Finite && !std::isfinite(X))
+        return false;
+      break;
+    default:
+      return !Never && !Number;
+    }
+    return !Never && (!Number || (X >= Lo && X <= Hi));
+  }
+};
+
 /// What a relation family implements (one for inference, one for checks).
 class Sink {
 public:
@@ -116,6 +167,13 @@ public:
   /// model state record (dtype, shape, numel) are the same record after
   /// record.
   virtual bool pure(const Feed &, uint32_t /*Stream*/) { return false; }
+  /// The values of this stream that value() would do nothing with, once
+  /// it was given a point of it (asked once per stream, of a pure() sink):
+  /// no violation, and nothing noted that a later point reads. When every
+  /// sink of a stream gives one, a leaf that passes them all is not sent.
+  virtual Quiet quiet(const Feed &, uint32_t /*Stream*/) {
+    return Quiet::never();
+  }
   /// A region ended (a record past its end arrived, or the trace ended).
   virtual void scopeClosed(const Feed &, const OpenScope &) {}
   /// The trace is over: forget what chains records of one trace.
@@ -203,6 +261,8 @@ private:
     bool Held = false;
     uint64_t MemoBits = 0;
     std::string MemoS;
+    /// A point of this leaf was sent: its sinks' quiet() holds from then.
+    bool Sent = false;
   };
   /// The nodes of a site's records (of one parameter's, for model state),
   /// as the last record had them. Records of a site have the same shape
@@ -353,6 +413,7 @@ private:
   struct StreamSinks {
     bool Known = false;
     bool Pure = false; ///< every sink in Sinks is pure() on it
+    Quiet Q;           ///< what passes every sink's quiet() (when Pure)
     std::vector<Sink *> Sinks;
   };
   std::vector<StreamSinks> ToSinks;

@@ -196,6 +196,27 @@ public:
     return true;
   }
 
+  /// finite and range pass a value (no violation) by looking at it alone,
+  /// and note only that they were exercised.
+  Quiet quiet(const Feed &F, uint32_t Stream) override {
+    Quiet Q;
+    for (size_t I : about(F, Stream)) {
+      const Invariant &Inv = *Tallies[I].Inv;
+      Quiet One;
+      if (Lasts[I].R == Rel::Finite) {
+        One.Finite = true;
+      } else if (Lasts[I].R == Rel::Range) {
+        One.Number = true;
+        One.Lo = Inv.Lo;
+        One.Hi = Inv.Hi;
+      } else {
+        return Quiet::never();
+      }
+      Q.also(One);
+    }
+    return Q;
+  }
+
   void value(const Feed &F, const Point &P) override {
     if (!isValueStream(P) && !isScalarStream(P))
       return;

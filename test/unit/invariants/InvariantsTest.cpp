@@ -480,6 +480,32 @@ TEST_F(Relations, RangeHoldsWithAMarginAndBreaks) {
   ASSERT_NE(violated(R, "range"), nullptr) << describe(R);
 }
 
+TEST_F(Relations, ANewValueThatPassesIsToldWithoutACallAndOneThatBreaksIsNot) {
+  // finite and range say nothing of a value that passes them (Sink::quiet):
+  // on a stream checked by them alone, the Feed tells such a value without
+  // a call, and still sends every value that breaks one, each counted.
+  std::vector<Invariant> Some;
+  for (const Invariant &I : Invs)
+    if (I.Relation != "monotone")
+      Some.push_back(I);
+  ASSERT_NE(findInv(Some, "finite", "user/loss"), nullptr);
+  ASSERT_NE(findInv(Some, "range", "user/loss"), nullptr);
+  EXPECT_TRUE(check(Some, makeRun(Third)).Violations.empty());
+  Knobs K = Third;
+  K.BigLossAt = 9;
+  K.NanLossAt = 12;
+  CheckReport R = check(Some, makeRun(K));
+  const Violation *Finite = violated(R, "finite");
+  ASSERT_NE(Finite, nullptr) << describe(R);
+  EXPECT_EQ(Finite->Count, 1u);
+  EXPECT_NE(Finite->First.Detail.find("nan"), std::string::npos);
+  const Violation *Range = violated(R, "range");
+  ASSERT_NE(Range, nullptr) << describe(R);
+  EXPECT_EQ(Range->Count, 2u); // 1000, then NaN: in no range
+  EXPECT_NE(Range->First.Detail.find("1000"), std::string::npos);
+  EXPECT_EQ(R.Unexercised, 0u);
+}
+
 TEST_F(Relations, NoRangeOrMonotoneOnAConstant) {
   EXPECT_NE(findInv(Invs, "fixed", "value.dtype"), nullptr);
   EXPECT_EQ(findInv(Invs, "range", "requires_grad"), nullptr);
