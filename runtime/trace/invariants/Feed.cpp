@@ -743,6 +743,14 @@ bool Feed::readAs(const Value::Encoding &Enc, Layout &L) {
     return false;
   Flat.swap(L.Nodes); // until giveBack(), at the end of the record
   Lent = &L;
+  // Its roots are made only if the layout's plan does not serve
+  // (stream()): a layout read by has one.
+  Roots.clear();
+  ValueAt = 0;
+  return true;
+}
+
+void Feed::rootsOf(const Layout &L) {
   // The roots flattenRecord() lists for this shape and key.
   Roots.clear();
   for (const Layout::SigRoot &R : L.SigRoots)
@@ -750,8 +758,6 @@ bool Feed::readAs(const Value::Encoding &Enc, Layout &L) {
             R.NameIsKey ? std::string_view(*Flat[R.Node].Key)
                         : std::string_view(R.Name),
             R.Depth, R.O);
-  ValueAt = 0;
-  return true;
 }
 
 void Feed::stream(const Event &E, const SiteInfo &Info, uint32_t Site,
@@ -780,6 +786,8 @@ void Feed::stream(const Event &E, const SiteInfo &Info, uint32_t Site,
     }
     return;
   }
+  if (Known)
+    rootsOf(L);
   size_t At = 0;
   bool Same = true;
   if (sameShape(L)) {

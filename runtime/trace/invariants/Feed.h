@@ -334,8 +334,9 @@ private:
   /// A watch record read from its value's bytes against the shape of the
   /// layout it most likely has (Layout::Sig: a model state record's, that
   /// of the parameter after the last one; an API record's, of the other
-  /// phase than the last one), into Flat and Roots in one walk, as
-  /// flattenRecord() and the choice of a layout would have made them: that
+  /// phase than the last one), into Flat in one walk, as flattenRecord()
+  /// and the choice of a layout would have made it (its Roots only when
+  /// the layout's plan does not serve: rootsOf()): that
   /// layout, or null (another shape, parameter or phase, a value not kept
   /// encoded, args of its own), and then nothing is changed that
   /// flattenRecord() does not make again.
@@ -343,6 +344,9 @@ private:
   /// readKnown() against `L`: whether the record has its shape and key
   /// (then L's Nodes are Flat, lent until giveBack()).
   bool readAs(const Value::Encoding &Enc, Layout &L);
+  /// Roots for the record read by L's shape (readAs()): those
+  /// flattenRecord() lists for it.
+  void rootsOf(const Layout &L);
   /// The layout whose Nodes are Flat for this record, or null.
   Layout *Lent = nullptr;
   void giveBack() {
