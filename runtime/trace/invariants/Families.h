@@ -60,10 +60,18 @@ protected:
   }
   /// The interned id of invariant I's Subject (or Other, or Scope), or -1
   /// while no record named it; cached once found.
-  int64_t idOf(const Feed &F, size_t I, bool Other = false, bool Scope = false);
+  /// Inline, as about(): asked for each scope closed and value sent.
+  int64_t idOf(const Feed &F, size_t I, bool Other = false,
+               bool Scope = false) {
+    const auto &V = Ids[Scope ? 2 : Other ? 1 : 0];
+    if (I < V.size() && V[I] >= 0)
+      return V[I];
+    return findId(F, I, Other, Scope);
+  }
 
 private:
   const std::vector<size_t> &resolve(const Feed &F, uint32_t Id, bool ByScope);
+  int64_t findId(const Feed &F, size_t I, bool Other, bool Scope);
   std::unordered_map<std::string, std::vector<size_t>> BySubject, ByScopeKey;
   /// Per interned id: its list in the map above (whose nodes stay where
   /// they are), or NoInvariants; null while not resolved.

@@ -39,7 +39,7 @@ CheckSink::CheckSink(std::vector<const Invariant *> Invs) {
   }
 }
 
-int64_t CheckSink::idOf(const Feed &F, size_t I, bool Other, bool Scope) {
+int64_t CheckSink::findId(const Feed &F, size_t I, bool Other, bool Scope) {
   auto &V = Ids[Scope ? 2 : Other ? 1 : 0];
   if (V.empty())
     V.assign(Tallies.size(), -1);
