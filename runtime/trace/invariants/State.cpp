@@ -20,20 +20,21 @@
 #include "Families.h"
 
 #include <cstdio>
+#include <string>
+#include <string_view>
 #include <unordered_map>
 
 namespace sonde::trace::inv {
 namespace {
 
-/// The parameter's identity: its hash, else its statistics (the fields of
-/// the model state record the Feed is streaming).
-bool fingerprint(const Feed &F, std::string &Print) {
+/// The parameter's identity: its hash (a view of the record's value), else
+/// its statistics written into `Buf` (the fields of the model state record
+/// the Feed is streaming); empty when it has neither.
+std::string_view fingerprint(const Feed &F, std::string &Buf) {
   if (const detail::FlatNode *H = F.field("hash");
-      H && H->K == Value::Kind::String) {
-    Print.assign(H->S);
-    return true;
-  }
-  Print.clear();
+      H && H->K == Value::Kind::String)
+    return H->S;
+  Buf.clear();
   for (const char *Field : {"norm", "mean", "std", "min", "max"})
     if (const detail::FlatNode *V = F.field(Field);
         V && (V->K == Value::Kind::Int || V->K == Value::Kind::UInt ||
@@ -42,21 +43,11 @@ bool fingerprint(const Feed &F, std::string &Print) {
                  : V->K == Value::Kind::UInt  ? static_cast<double>(V->U)
                  : V->K == Value::Kind::Float ? V->F
                                               : (V->B ? 1 : 0);
-      char Buf[32];
-      std::snprintf(Buf, sizeof(Buf), "%.17g/", N);
-      Print += Buf;
+      char Num[32];
+      std::snprintf(Num, sizeof(Num), "%.17g/", N);
+      Buf += Num;
     }
-  return !Print.empty();
-}
-
-/// The stream of the parameter of a model state record (`<site>
-/// [fc1.weight]`), which the Feed resolved, and its fingerprint.
-bool paramOf(const Feed &F, const Event &, uint32_t &Stream,
-             std::string &Print) {
-  if (F.paramStream() < 0 || !fingerprint(F, Print))
-    return false;
-  Stream = static_cast<uint32_t>(F.paramStream());
-  return true;
+  return Buf;
 }
 
 /// A parameter's previous fingerprint, on one thread.
@@ -78,20 +69,22 @@ class StateLearner : public Learner {
   std::unordered_map<uint32_t, Chain> Params;
   std::unordered_map<uint32_t, Constancy> Values;
   InferOptions Opt;
+  std::string Buf; ///< fingerprint()'s
 
 public:
   explicit StateLearner(const InferOptions &O) : Opt(O) {}
 
   void record(Feed &F, const Event &E, uint32_t) override {
-    uint32_t Stream;
-    std::string Print;
-    if (!paramOf(F, E, Stream, Print))
+    if (F.paramStream() < 0)
       return;
-    Chain &C = Params[Stream];
+    std::string_view Print = fingerprint(F, Buf);
+    if (Print.empty())
+      return;
+    Chain &C = Params[static_cast<uint32_t>(F.paramStream())];
     Prev &L = C.Links[E.Thread];
     if (L.Have)
       ++(L.Print == Print ? C.Same : C.Changed);
-    L.Print = std::move(Print);
+    L.Print.assign(Print);
     L.Have = true;
   }
 
@@ -142,7 +135,7 @@ public:
 
 class StateCheck : public CheckSink {
   std::vector<Chain> Chains;
-  std::string Print;
+  std::string Buf; ///< fingerprint()'s
   struct Last {
     uint64_t Iter = 0;
     Scalar V;
@@ -165,7 +158,10 @@ public:
       return;
     const std::vector<size_t> &Ids =
         about(F, static_cast<uint32_t>(F.paramStream()));
-    if (Ids.empty() || !fingerprint(F, Print))
+    if (Ids.empty())
+      return;
+    std::string_view Print = fingerprint(F, Buf);
+    if (Print.empty())
       return;
     for (size_t I : Ids) {
       Prev &L = Chains[I].Links[E.Thread];
@@ -176,10 +172,11 @@ public:
           violate(I, F,
                   F.where(E, Site,
                           Changes ? "the same as at the previous record (" +
-                                        Print + ")"
-                                  : "was " + L.Print + ", now " + Print));
+                                        std::string(Print) + ")"
+                                  : "was " + L.Print + ", now " +
+                                        std::string(Print)));
       }
-      L.Print = Print;
+      L.Print.assign(Print);
       L.Have = true;
     }
   }
