@@ -42,6 +42,9 @@ struct Value {
   Kind K = Kind::Null;
 
 private:
+  /// An in-place value's structure, as its reader numbered it
+  /// (Encoding::Shape); in the padding after K.
+  uint16_t Shape = 0;
   /// An Object or Array kept encoded in place (encodedIn): the size of its
   /// bytes, which `At` points to; 0 for every other value. Here, where the
   /// padding after K was, so a value stays 32 bytes.
@@ -104,6 +107,11 @@ public:
     const uint8_t *Data = nullptr;
     size_t Size = 0;
     const KeyTable *Keys = nullptr;
+    /// The structure of the bytes, as the reader that kept them numbered
+    /// it (0: not numbered): two values of one file with the same nonzero
+    /// number have the same key ids, tags and counts, and differ only in
+    /// their leaves' payloads (a bool's tag included).
+    uint32_t Shape = 0;
   };
   Encoding encoding() const;
   /// An Object or Array (`K`) kept encoded: `Bytes`, checked by the reader,
@@ -128,7 +136,8 @@ public:
   /// members(), items() or get(); each call takes the source's lock: for
   /// readers of the bytes (sonde check), not of the members.
   static Value encodedIn(Kind K, const uint8_t *Data, uint32_t Size,
-                         std::shared_ptr<const Composite> Source);
+                         std::shared_ptr<const Composite> Source,
+                         uint16_t Shape = 0);
 
 private:
   /// The decoded form of an in-place value, made once per value.

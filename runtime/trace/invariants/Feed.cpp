@@ -450,6 +450,7 @@ void Feed::noteShape(Layout &L, const Event &E, const SiteInfo &Info) const {
   L.PlanOk = false;
   L.Readable = false;
   L.NodesOk = false;
+  L.ShapeNo = 0;
   L.KeyNode = ~0u;
   L.KeyText.clear();
   L.Sig.clear();
@@ -738,8 +739,21 @@ bool Feed::readAs(const Value::Encoding &Enc, Layout &L) {
     detail::shapeNodes(L.Sig.data(), L.Sig.size(), L.Nodes);
     L.NodesOk = true;
   }
-  if (!detail::flattenAs(Enc, L.Sig.data(), L.Sig.size(), L.Nodes.data()) ||
-      (L.KeyNode != ~0u && L.Nodes[L.KeyNode].S != L.KeyText))
+  // A value of a structure already read by this shape in this trace (its
+  // reader's number) has only its payloads read; another is checked.
+  if (Enc.Shape && L.ShapeNo == Enc.Shape && L.ShapeGen == Gen) {
+    detail::readByShape(Enc, L.Sig.data(), L.KeyLens.data(), L.Sig.size(),
+                        L.Nodes.data());
+  } else {
+    if (!detail::flattenAs(Enc, L.Sig.data(), L.Sig.size(), L.Nodes.data()))
+      return false;
+    if (Enc.Shape) {
+      detail::keyLengths(Enc, L.Sig.data(), L.Sig.size(), L.KeyLens);
+      L.ShapeNo = Enc.Shape;
+      L.ShapeGen = Gen;
+    }
+  }
+  if (L.KeyNode != ~0u && L.Nodes[L.KeyNode].S != L.KeyText)
     return false;
   Flat.swap(L.Nodes); // until giveBack(), at the end of the record
   Lent = &L;

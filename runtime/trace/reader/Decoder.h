@@ -29,6 +29,7 @@
 #include "sonde/trace.h"
 
 #include "TraceFormat.h"
+#include "ValueSkeleton.h"
 
 #include <cmath>
 #include <map>
@@ -352,8 +353,20 @@ private:
   }
   const Value::Composite *makeInPlace();
   /// The one walk's value: checked as skipValue() checks it, then decoded
-  /// (a structured one kept encoded in place without a second walk).
-  bool checkedValue(Cursor &C, Value &V, uint64_t BlockAt);
+  /// (a structured one kept encoded in place without a second walk). A
+  /// structured value of `Site` with the structure of one before it is
+  /// checked by that structure, whose number it is given (ValueSkeleton.h).
+  bool checkedValue(Cursor &C, Value &V, uint64_t BlockAt, uint32_t Site);
+  /// The skeleton of `Site` the structured value at [At, Bound) in the block
+  /// at `BlockAt` has, or null; `End` then where the value ends.
+  const ValueSkeleton *bySkeleton(const uint8_t *At, const uint8_t *Bound,
+                                  uint64_t BlockAt, uint32_t Site,
+                                  const uint8_t *&End);
+  /// Numbers the structure of the value [At, End), which skipValue()
+  /// walked whole, for the next values of `Site`: its number, or 0.
+  uint16_t learnSkeleton(const uint8_t *At, const uint8_t *End, uint32_t Site);
+  std::vector<SiteSkeletons> Skeletons; ///< by site
+  uint16_t LastSkeleton = 0;            ///< the last number given
   /// Notes a record or block the file cannot have; its reader skips the
   /// rest of the block (its framing may be off from there).
   void corrupt(uint64_t At, const std::string &What);

@@ -417,7 +417,7 @@ void Decoder::walkBlock(BlockWalk &W, Sink *Out, size_t Budget) {
       Kind = EventKind::Instant;
       Alarm = true;
       if (Check    ? !skipValue(C, BlockAt)
-          : Checks ? !checkedValue(C, V, BlockAt)
+          : Checks ? !checkedValue(C, V, BlockAt, Site)
                    : !decodeValue(C, V))
         return Bad(At, "an alarm whose value cannot be decoded (" +
                            siteName(Site) + ")");
@@ -427,7 +427,7 @@ void Decoder::walkBlock(BlockWalk &W, Sink *Out, size_t Budget) {
       if (Deltas)
         notePrevInt(C, Site);
       if (Check    ? !skipValue(C, BlockAt)
-          : Checks ? !checkedValue(C, V, BlockAt)
+          : Checks ? !checkedValue(C, V, BlockAt, Site)
                    : !decodeValue(C, V))
         return Bad(At, "a watch whose value cannot be decoded (" +
                            siteName(Site) + ")");

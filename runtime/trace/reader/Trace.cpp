@@ -96,9 +96,11 @@ const Value *Value::get(std::string_view Key) const {
   return nullptr;
 }
 
+static_assert(sizeof(Value) == 32, "Value::Shape is in the padding after K");
+
 Value::Encoding Value::encoding() const {
   if (InPlaceSize && C)
-    return {At, InPlaceSize, C->Keys.get()};
+    return {At, InPlaceSize, C->Keys.get(), Shape};
   if (!C || !C->Keys)
     return {};
   return {reinterpret_cast<const uint8_t *>(C->Bytes.data()), C->Bytes.size(),
@@ -127,9 +129,11 @@ Value::inPlaceSource(std::shared_ptr<const KeyTable> Keys,
 }
 
 Value Value::encodedIn(Kind K, const uint8_t *Data, uint32_t Size,
-                       std::shared_ptr<const Composite> Source) {
+                       std::shared_ptr<const Composite> Source,
+                       uint16_t Shape) {
   Value V;
   V.K = K;
+  V.Shape = Shape;
   V.InPlaceSize = Size;
   V.At = Data;
   V.C = std::move(Source);

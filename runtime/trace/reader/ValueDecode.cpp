@@ -181,19 +181,6 @@ bool walkValue(Cursor &C, unsigned Depth, const KeyFn &KeyOk) {
   return false;
 }
 
-/// A varint at P (below E) into V, P then past it; false where
-/// Cursor::varint() fails.
-inline bool fastVarint(const uint8_t *&P, const uint8_t *E, uint64_t &V) {
-  if (__builtin_expect(P < E && *P < 0x80, 1)) {
-    V = *P++;
-    return true;
-  }
-  Cursor C(P, E);
-  V = C.varint();
-  P = C.pos();
-  return C.ok();
-}
-
 /// walkValue on a value without any fault, which is every value of a
 /// sound file: the end of its bytes, or null at anything else (a key not
 /// allowed, bytes cut short, an unknown tag, too deep), where walkValue
@@ -559,6 +546,77 @@ const FlatNode *flatMember(const std::vector<FlatNode> &Nodes, size_t At,
   return nullptr;
 }
 
+void keyLengths(const Value::Encoding &Enc, const ShapeNode *Shape, size_t N,
+                std::vector<uint8_t> &Out) {
+  Out.assign(N, 0);
+  const uint8_t *P = Enc.Data, *E = Enc.Data + Enc.Size;
+  uint64_t V;
+  for (size_t I = 0; I < N; ++I) {
+    if (Shape[I].Key) {
+      const uint8_t *KeyAt = P;
+      fastVarint(P, E, V);
+      Out[I] = static_cast<uint8_t>(P - KeyAt);
+    }
+    switch (static_cast<Val>(*P++)) {
+    case Val::Int:
+    case Val::UInt:
+    case Val::Object:
+    case Val::Array:
+      fastVarint(P, E, V);
+      break;
+    case Val::Float:
+      P += 8;
+      break;
+    case Val::String:
+      fastVarint(P, E, V);
+      P += V;
+      break;
+    default: // Null, False, True: the tag alone
+      break;
+    }
+  }
+}
+
+void readByShape(const Value::Encoding &Enc, const ShapeNode *Shape,
+                 const uint8_t *KeyLens, size_t N, FlatNode *Out) {
+  const uint8_t *P = Enc.Data, *E = Enc.Data + Enc.Size;
+  uint64_t Len;
+  for (size_t I = 0; I < N; ++I) {
+    FlatNode &Node = Out[I];
+    P += KeyLens[I];
+    auto Tag = static_cast<Val>(*P++);
+    // As flattenAs() writes each kind's value.
+    switch (Shape[I].K) {
+    case Value::Kind::Bool:
+      Node.B = Tag == Val::True;
+      break;
+    case Value::Kind::Int:
+      fastVarint(P, E, Node.U);
+      Node.I = format::unzigzag(Node.U);
+      break;
+    case Value::Kind::UInt:
+      fastVarint(P, E, Node.U);
+      break;
+    case Value::Kind::Float:
+      std::memcpy(&Node.F, P, 8);
+      P += 8;
+      break;
+    case Value::Kind::String:
+      fastVarint(P, E, Len);
+      Node.S = std::string_view(reinterpret_cast<const char *>(P),
+                                static_cast<size_t>(Len));
+      P += Len;
+      break;
+    case Value::Kind::Object:
+    case Value::Kind::Array:
+      fastVarint(P, E, Len);
+      break;
+    default: // Null: the tag alone
+      break;
+    }
+  }
+}
+
 /// decodeValue without the value: true exactly where decodeValue would be
 /// (an object key must have been defined before the block `BlockAt`).
 const Value::Composite *Decoder::makeInPlace() {
@@ -606,12 +664,76 @@ bool Decoder::skipValue(Cursor &C, uint64_t BlockAt, unsigned Depth,
   });
 }
 
-bool Decoder::checkedValue(Cursor &C, Value &V, uint64_t BlockAt) {
+const ValueSkeleton *Decoder::bySkeleton(const uint8_t *At,
+                                         const uint8_t *Bound, uint64_t BlockAt,
+                                         uint32_t Site, const uint8_t *&End) {
+  if (Site >= Skeletons.size())
+    return nullptr;
+  SiteSkeletons &S = Skeletons[Site];
+  size_t N = S.Known.size();
+  for (size_t I = 0; I < N; ++I) {
+    size_t K = (S.Last + I) % N;
+    const ValueSkeleton &Sk = S.Known[K];
+    if (Sk.keysAt() >= BlockAt)
+      continue; // a key not defined yet there: the walk says what it means
+    if ((End = Sk.match(At, Bound))) {
+      S.Last = K;
+      ++S.Hits;
+      return &Sk;
+    }
+  }
+  return nullptr;
+}
+
+uint16_t Decoder::learnSkeleton(const uint8_t *At, const uint8_t *End,
+                                uint32_t Site) {
+  if (Site >= Skeletons.size()) {
+    if (Site >= T.Sites.size())
+      return 0;
+    Skeletons.resize(T.Sites.size());
+  }
+  SiteSkeletons &S = Skeletons[Site];
+  ++S.Misses;
+  if (!S.learns() || LastSkeleton == UINT16_MAX)
+    return 0;
+  ValueSkeleton Sk;
+  if (!ValueSkeleton::make(At, End, EncKeys->DefinedAt, Sk))
+    return 0;
+  Sk.Id = ++LastSkeleton;
+  if (S.Known.size() < SiteSkeletons::Most) {
+    S.Last = S.Known.size();
+    S.Known.push_back(std::move(Sk));
+  } else {
+    S.Last = S.Next;
+    S.Known[S.Next] = std::move(Sk);
+    S.Next = (S.Next + 1) % SiteSkeletons::Most;
+  }
+  return LastSkeleton;
+}
+
+bool Decoder::checkedValue(Cursor &C, Value &V, uint64_t BlockAt,
+                           uint32_t Site) {
   const uint8_t *At = C.pos();
   const uint8_t *Bound = At + C.left();
   const uint8_t *Whole = nullptr;
-  if (!skipValue(C, BlockAt, 0, &Whole))
-    return false;
+  uint16_t Shape = 0;
+  // What skipValue() walks whole (a structured value at the top, kept in
+  // place, its keys by table), by a skeleton of its site's first.
+  bool Skeletal = InPlaceOwner && EncodedValues && EncKeys && EncKeys->Table &&
+                  At < Bound &&
+                  (static_cast<Val>(*At) == Val::Object ||
+                   static_cast<Val>(*At) == Val::Array);
+  if (const ValueSkeleton *Sk =
+          Skeletal ? bySkeleton(At, Bound, BlockAt, Site, Whole) : nullptr) {
+    Shape = Sk->Id;
+    C.bytes(static_cast<size_t>(Whole - At));
+  } else {
+    Whole = nullptr;
+    if (!skipValue(C, BlockAt, 0, &Whole))
+      return false;
+    if (Skeletal && Whole)
+      Shape = learnSkeleton(At, Whole, Site);
+  }
   // A structured value walked without a fault is whole (every key defined
   // before its block): kept where it is, not walked again.
   if (Whole && EncodedValues && inPlace() &&
@@ -619,7 +741,7 @@ bool Decoder::checkedValue(Cursor &C, Value &V, uint64_t BlockAt) {
     V = Value::encodedIn(static_cast<Val>(*At) == Val::Object
                              ? Value::Kind::Object
                              : Value::Kind::Array,
-                         At, static_cast<uint32_t>(Whole - At), InPlace);
+                         At, static_cast<uint32_t>(Whole - At), InPlace, Shape);
     return true;
   }
   Cursor Again(At, Bound);

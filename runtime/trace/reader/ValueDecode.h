@@ -16,6 +16,7 @@
 #ifndef SONDE_TRACE_READER_VALUEDECODE_H
 #define SONDE_TRACE_READER_VALUEDECODE_H
 
+#include "TraceFormat.h"
 #include "sonde/trace.h"
 
 #include <cstdint>
@@ -25,6 +26,19 @@
 #include <vector>
 
 namespace sonde::trace::detail {
+
+/// A varint at P (below E) into V, P then past it; false where
+/// Cursor::varint() fails. Inline: the walks over values read one a node.
+inline bool fastVarint(const uint8_t *&P, const uint8_t *E, uint64_t &V) {
+  if (__builtin_expect(P < E && *P < 0x80, 1)) {
+    V = *P++;
+    return true;
+  }
+  format::Cursor C(P, E);
+  V = C.varint();
+  P = C.pos();
+  return C.ok();
+}
 
 /// Decodes an encoded Object's members or an Array's items (the other one
 /// stays empty). False when the bytes are not one value whose keys are in
@@ -98,6 +112,20 @@ void shapeNodes(const ShapeNode *Shape, size_t N, std::vector<FlatNode> &Out);
 /// with some of its values this value's).
 bool flattenAs(const Value::Encoding &Enc, const ShapeNode *Shape, size_t N,
                FlatNode *Out);
+
+/// How many bytes each node's key takes (0: no key) in the encoded value
+/// `Enc`, which flattenAs() read by `Shape[0, N)`: what readByShape()
+/// steps over.
+void keyLengths(const Value::Encoding &Enc, const ShapeNode *Shape, size_t N,
+                std::vector<uint8_t> &Out);
+
+/// flattenAs() without its checks, for a value known to pass them: one
+/// whose reader gave it the structure number (Value::Encoding::Shape) of a
+/// value that flattenAs() read by `Shape` in the same file, whose key
+/// lengths are `KeyLens`. The same values into `Out[0, N)`, reading only
+/// the tags and payloads (a bool's tag is its value).
+void readByShape(const Value::Encoding &Enc, const ShapeNode *Shape,
+                 const uint8_t *KeyLens, size_t N, FlatNode *Out);
 
 /// The member `Key` of the object at `Out[At]`, or null.
 const FlatNode *flatMember(const std::vector<FlatNode> &Nodes, size_t At,

@@ -20,6 +20,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -420,11 +421,11 @@ TEST(EncodedValues, FlattenAsReadsByAShapeExactlyWhatFlattenMakes) {
 namespace {
 
 /// A trace (format 1.6) of a training loop's records as `sonde check` sees
-/// them: 20 steps, each with a model state record per parameter (site 1)
-/// and an API call's pre and post records (site 2), values kept encoded.
+/// them: `Steps` steps, each with a model state record per parameter (site
+/// 1) and an API call's pre and post records (site 2), values kept encoded.
 /// With `Bug`: p1's hash stays the same at step 10, p2 turns float16 at
 /// step 12, and from step 15 on p0 has another shape (a new layout).
-std::string stepsTrace(bool Bug) {
+std::string stepsTrace(bool Bug, int Steps = 20) {
   std::string Bytes = traceStart();
   auto Put = [&Bytes](Block B, const std::string &Payload) {
     putBlock(Bytes, B, Payload);
@@ -462,7 +463,7 @@ std::string stepsTrace(bool Bug) {
            vi(sonde::format::zigzag(1000)) + V;
   };
   std::string Records;
-  for (int Step = 0; Step < 20; ++Step) {
+  for (int Step = 0; Step < Steps; ++Step) {
     Records += Watch(
         2, Obj({{6, S("pre")},
                 {7, I(Step)},
@@ -490,14 +491,15 @@ std::string stepsTrace(bool Bug) {
 }
 
 /// Feeds every event of `Bytes` to `Each(trace, event)`, its structured
-/// values kept encoded in place (as `sonde check` reads a file) or not.
+/// values kept encoded in place and checked as read (as `sonde check`
+/// reads a file: numbered by structure, Value::Encoding::Shape) or not.
 template <class Fn>
 void eachEvent(const std::string &Bytes, bool Encoded, Fn Each) {
   auto Own = std::make_shared<std::vector<uint8_t>>(Bytes.begin(), Bytes.end());
   TraceStream S;
   std::string Error;
   ASSERT_TRUE(S.openBytes(Own->data(), Own->size(), "t.sonde", Error, true,
-                          Encoded ? Own : nullptr))
+                          Encoded ? Own : nullptr, /*CheckAsRead=*/Encoded))
       << Error;
   S.setWalkThread(TraceStream::WalkThread::Never);
   S.setEncodedValues(Encoded);
@@ -506,6 +508,70 @@ void eachEvent(const std::string &Bytes, bool Encoded, Fn Each) {
 }
 
 } // namespace
+
+TEST(EncodedValues, ValuesOfOneStructureNumberHaveOneStructure) {
+  // The one walk (CheckAsRead) checks a structured value by a skeleton of
+  // its site's and gives it that skeleton's number (Encoding::Shape); the
+  // Feed reads a value of a number it read by a shape with readByShape(),
+  // which checks nothing. So values of one number have one structure
+  // (kinds, keys, counts, key lengths), and readByShape() makes flatten()'s
+  // nodes for each of them.
+  std::vector<std::pair<std::string, std::string>> Inputs = fuzzTraceCorpus();
+  Inputs.push_back({"steps", stepsTrace(true)});
+  size_t Numbered = 0, Again = 0;
+  for (const auto &[Name, Bytes] : Inputs) {
+    auto Own =
+        std::make_shared<std::vector<uint8_t>>(Bytes.begin(), Bytes.end());
+    TraceStream S;
+    std::string Error;
+    if (!S.openBytes(Own->data(), Own->size(), "t.sonde", Error, true, Own,
+                     /*CheckAsRead=*/true))
+      continue;
+    S.setEncodedValues(true);
+    struct First {
+      std::vector<detail::ShapeNode> Shape;
+      std::vector<uint8_t> KeyLens;
+    };
+    std::map<uint32_t, First> ByNumber;
+    std::vector<Value> Keep; // the shapes' keys live in the values' table
+    while (const Event *E = S.next()) {
+      Value::Encoding Enc = E->V.encoding();
+      if (!Enc.Data || !Enc.Shape)
+        continue;
+      ++Numbered;
+      Keep.push_back(E->V);
+      std::vector<detail::FlatNode> Nodes;
+      detail::flatten(E->V, Nodes);
+      std::vector<detail::ShapeNode> Shape = shapeOf(Nodes);
+      std::vector<uint8_t> Lens;
+      auto It = ByNumber.find(Enc.Shape);
+      if (It == ByNumber.end()) {
+        std::vector<detail::FlatNode> Out;
+        detail::shapeNodes(Shape.data(), Shape.size(), Out);
+        ASSERT_TRUE(
+            detail::flattenAs(Enc, Shape.data(), Shape.size(), Out.data()))
+            << Name;
+        detail::keyLengths(Enc, Shape.data(), Shape.size(), Lens);
+        ByNumber[Enc.Shape] = {Shape, Lens};
+        continue;
+      }
+      ++Again;
+      const First &F = It->second;
+      ASSERT_TRUE(sameShape(F.Shape, Shape)) << Name << ", " << Enc.Shape;
+      detail::keyLengths(Enc, Shape.data(), Shape.size(), Lens);
+      EXPECT_EQ(Lens, F.KeyLens) << Name;
+      std::vector<detail::FlatNode> Out;
+      detail::shapeNodes(F.Shape.data(), F.Shape.size(), Out);
+      detail::readByShape(Enc, F.Shape.data(), F.KeyLens.data(), F.Shape.size(),
+                          Out.data());
+      EXPECT_EQ(nodesText(Out.data(), Out.size()),
+                nodesText(Nodes.data(), Nodes.size()))
+          << Name;
+    }
+  }
+  EXPECT_GT(Numbered, 0u);
+  EXPECT_GT(Again, 50u); // the steps' records: 100 values, four structures
+}
 
 TEST(EncodedValues, ChecksOfRecordsReadByShapeReportWhatDecodedOnesDo) {
   // sonde check reads most records by their layout's shape
