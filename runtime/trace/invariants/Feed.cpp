@@ -145,7 +145,10 @@ uint32_t Feed::intern(const std::string &Key) {
 
 int64_t Feed::find(const std::string &Key) const {
   auto It = Ids.find(Key);
-  return It == Ids.end() ? -1 : It->second;
+  // -1 as an int64_t: `? -1 : It->second` made it an unsigned 2^32 - 1,
+  // which idOf() kept as an id, so a name the first trace did not record
+  // was never found in the traces after it.
+  return It == Ids.end() ? int64_t(-1) : int64_t(It->second);
 }
 
 const SiteInfo *Feed::siteInfo(uint32_t Id) const {

@@ -323,6 +323,39 @@ TEST_F(Relations, OrderHoldsAndBreaks) {
   EXPECT_NE(V->First.Detail.find("came only after"), std::string::npos);
 }
 
+TEST_F(Relations, ASiteTheFirstTraceLacksIsFoundInTheNext) {
+  // One Checker over several traces (sonde check of a directory): a run
+  // with no zero_grad at all breaks the order and containment invariants
+  // that name it; a good run after it breaks nothing. The name, not found
+  // in the first, is looked up again in the second (it was kept as found,
+  // at an id no site has, and every iteration after broke them).
+  Trace Without = makeRun(Third);
+  Without.Events.erase(
+      std::remove_if(Without.Events.begin(), Without.Events.end(),
+                     [&](const Event &E) {
+                       return Without.site(E.Site).Name.find("zero_grad") !=
+                              std::string::npos;
+                     }),
+      Without.Events.end());
+  CheckReport Alone = check(Invs, Without);
+  ASSERT_NE(violated(Alone, "precedes"), nullptr) << describe(Alone);
+  ASSERT_NE(violated(Alone, "contains"), nullptr) << describe(Alone);
+  Trace Good = makeRun(Third);
+  Checker C(Invs);
+  for (const Trace *T : {&Without, &Good}) {
+    for (const Event &E : T->Events)
+      C.observe(*T, E);
+    C.endTrace();
+  }
+  CheckReport Both = C.finish();
+  ASSERT_EQ(Both.Violations.size(), Alone.Violations.size()) << describe(Both);
+  for (size_t I = 0; I < Both.Violations.size(); ++I) {
+    EXPECT_EQ(Both.Violations[I].Inv, Alone.Violations[I].Inv);
+    EXPECT_EQ(Both.Violations[I].Count, Alone.Violations[I].Count)
+        << Both.Violations[I].Inv->Text;
+  }
+}
+
 TEST_F(Relations, OrderKeepsOnlyTheTransitiveReduction) {
   // zero_grad < forward < step: zero_grad < step says nothing more.
   EXPECT_NE(findInv(Invs, "precedes", "forward", "zero_grad"), nullptr);
