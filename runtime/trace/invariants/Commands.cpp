@@ -8,7 +8,7 @@
 // Both read each trace and hand its events, one at a time and in order, to
 // an Inferrer or a Checker (Invariants.h), from each trace read as a
 // stream: infer in readEach(), one file after the other; check in
-// checkAll(), directory by directory on every core, the reports merged in
+// checkAll(), in parts on every core (checkParts()), the reports merged in
 // order (--follow: Follow.cpp). Exit status: 0 done and (check) no
 // violation, 1 a violation (check) or an output that could not be written,
 // 2 a usage error or an input that cannot be read.
@@ -30,6 +30,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <sys/stat.h>
 
 namespace sonde::trace::inv {
 namespace {
@@ -93,13 +95,13 @@ bool readEach(const std::vector<std::string> &Inputs,
   return true;
 }
 
-/// `sonde check` on every core: the files, grouped by directory (the
-/// ranks of a job, which ranks.equal compares, stay in one group), are
-/// checked group by group by as many threads as there are cores, each
-/// group by its own Checker; the reports are merged in the groups' order,
-/// so the result is the one a single Checker over the files in order
-/// gives. Messages come in the files' order too. False (said) when a file
-/// cannot be read.
+/// `sonde check` on every core: the files, in parts (checkParts(): runs of
+/// about equal bytes, or a job's directory when ranks.equal compares its
+/// traces), are checked part by part by as many threads as there are
+/// cores, each part by its own Checker; the reports are merged in the
+/// parts' order, so the result is the one a single Checker over the files
+/// in order gives. Messages come in the files' order too. False (said)
+/// when a file cannot be read.
 bool checkAll(const std::vector<std::string> &Inputs,
               std::vector<std::string> &Files,
               const std::vector<Invariant> &Invs, CheckReport &Out) {
@@ -111,19 +113,15 @@ bool checkAll(const std::vector<std::string> &Inputs,
   }
   for (const std::string &Why : Skipped)
     diag("warning", Why);
-  std::vector<std::vector<std::string>> Groups;
-  std::vector<std::string> Dirs;
+  unsigned Cores = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<uint64_t> Sizes;
   for (const std::string &F : Files) {
-    std::string Dir = F.substr(0, F.find_last_of('/') + 1);
-    size_t G = 0;
-    while (G < Dirs.size() && Dirs[G] != Dir)
-      ++G;
-    if (G == Dirs.size()) {
-      Dirs.push_back(Dir);
-      Groups.emplace_back();
-    }
-    Groups[G].push_back(F);
+    struct stat St;
+    Sizes.push_back(::stat(F.c_str(), &St) == 0 ? uint64_t(St.st_size) : 0);
   }
+  // Two parts a core: a thread that ends early takes another.
+  std::vector<std::vector<std::string>> Groups =
+      checkParts(Files, Sizes, Invs, size_t(Cores) * 2);
   struct Part {
     CheckReport Report;
     std::vector<std::string> Warnings;
@@ -150,7 +148,6 @@ bool checkAll(const std::vector<std::string> &Inputs,
     }
   };
   std::vector<std::thread> Pool;
-  unsigned Cores = std::max(1u, std::thread::hardware_concurrency());
   for (unsigned C = 1; C < Cores && C < Groups.size(); ++C)
     Pool.emplace_back(Work);
   Work();

@@ -93,6 +93,15 @@ struct CheckReport {
 /// (a job's ranks: one directory, one part).
 CheckReport mergeReports(std::vector<CheckReport> Parts, size_t Invariants);
 
+/// How `sonde check` splits `Files` (in order; `Sizes`: their bytes) into
+/// at most `Most` parts, each checked by a Checker of its own, the reports
+/// merged in order (CheckParts.cpp): contiguous runs of about equal bytes,
+/// or, when an invariant compares traces (ranks), one part per directory.
+std::vector<std::vector<std::string>>
+checkParts(const std::vector<std::string> &Files,
+           const std::vector<uint64_t> &Sizes,
+           const std::vector<Invariant> &Invs, size_t Most);
+
 /// Learns invariants from good traces. For each trace: observe() each of
 /// its events in the reader's order (time order per thread), then
 /// endTrace(); finish() once at the end.

@@ -868,3 +868,33 @@ TEST(RelationsMerge, ChecksOfPartsMergeIntoTheCheckOfTheWhole) {
   }
   EXPECT_GE(Whole.Violations.size(), 2u);
 }
+
+TEST(RelationsMerge, CheckPartsAreRunsOfEqualBytesButForRanks) {
+  // sonde check merges the reports of parts checked apart (above): any
+  // run of files is a part, unless an invariant compares traces.
+  std::vector<Invariant> None;
+  std::vector<std::string> Six = {"a/1", "a/2", "a/3", "a/4", "a/5", "a/6"};
+  auto Parts = checkParts(Six, {10, 10, 10, 10, 10, 10}, None, 3);
+  ASSERT_EQ(Parts.size(), 3u);
+  for (const auto &P : Parts)
+    EXPECT_EQ(P.size(), 2u);
+  std::vector<std::string> InOrder;
+  for (const auto &P : Parts)
+    InOrder.insert(InOrder.end(), P.begin(), P.end());
+  EXPECT_EQ(InOrder, Six);
+  // A large file is a part of its own; no part is empty or past Most.
+  Parts = checkParts({"b", "c", "d", "e"}, {1000, 1, 1, 1}, None, 2);
+  ASSERT_EQ(Parts.size(), 2u);
+  EXPECT_EQ(Parts[0], std::vector<std::string>{"b"});
+  EXPECT_EQ(Parts[1], (std::vector<std::string>{"c", "d", "e"}));
+  EXPECT_EQ(checkParts({"f", "g"}, {0, 0}, None, 8).size(), 2u);
+  EXPECT_EQ(checkParts({"f"}, {5}, None, 8).size(), 1u);
+  EXPECT_TRUE(checkParts({}, {}, None, 8).empty());
+  // ranks.equal compares a job's ranks: one directory, one part.
+  Invariant Ranks;
+  Ranks.Family = "ranks";
+  Parts = checkParts({"x/r0", "y/r0", "x/r1"}, {1, 1, 1}, {Ranks}, 8);
+  ASSERT_EQ(Parts.size(), 2u);
+  EXPECT_EQ(Parts[0], (std::vector<std::string>{"x/r0", "x/r1"}));
+  EXPECT_EQ(Parts[1], std::vector<std::string>{"y/r0"});
+}
