@@ -27,13 +27,16 @@
 namespace sonde::trace::inv {
 namespace {
 
-/// The parameter's identity: its hash (a view of the record's value), else
-/// its statistics written into `Buf` (the fields of the model state record
-/// the Feed is streaming); empty when it has neither.
-std::string_view fingerprint(const Feed &F, std::string &Buf) {
+/// The parameter's identity into `Print`: its hash (a view of the record's
+/// value, even an empty one), else its statistics written into `Buf` (the
+/// fields of the model state record the Feed is streaming); false when it
+/// has neither.
+bool fingerprint(const Feed &F, std::string &Buf, std::string_view &Print) {
   if (const detail::FlatNode *H = F.field("hash");
-      H && H->K == Value::Kind::String)
-    return H->S;
+      H && H->K == Value::Kind::String) {
+    Print = H->S;
+    return true;
+  }
   Buf.clear();
   for (const char *Field : {"norm", "mean", "std", "min", "max"})
     if (const detail::FlatNode *V = F.field(Field);
@@ -47,7 +50,8 @@ std::string_view fingerprint(const Feed &F, std::string &Buf) {
       std::snprintf(Num, sizeof(Num), "%.17g/", N);
       Buf += Num;
     }
-  return Buf;
+  Print = Buf;
+  return !Buf.empty();
 }
 
 /// A parameter's previous fingerprint, on one thread.
@@ -77,8 +81,8 @@ public:
   void record(Feed &F, const Event &E, uint32_t) override {
     if (F.paramStream() < 0)
       return;
-    std::string_view Print = fingerprint(F, Buf);
-    if (Print.empty())
+    std::string_view Print;
+    if (!fingerprint(F, Buf, Print))
       return;
     Chain &C = Params[static_cast<uint32_t>(F.paramStream())];
     Prev &L = C.Links[E.Thread];
@@ -158,10 +162,8 @@ public:
       return;
     const std::vector<size_t> &Ids =
         about(F, static_cast<uint32_t>(F.paramStream()));
-    if (Ids.empty())
-      return;
-    std::string_view Print = fingerprint(F, Buf);
-    if (Print.empty())
+    std::string_view Print;
+    if (Ids.empty() || !fingerprint(F, Buf, Print))
       return;
     for (size_t I : Ids) {
       Prev &L = Chains[I].Links[E.Thread];

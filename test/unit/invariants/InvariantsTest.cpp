@@ -45,6 +45,7 @@ struct Knobs {
   bool ApiInZeroGrad = true;
   bool EpochRegion = true; ///< the epoch loop is probed
   int HashSkewFrom = -1;   ///< p1's hash takes another value from that step
+  bool EmptyHash = false;  ///< p1's hash is "" while frozen
   std::vector<int> HalfAt; ///< the batch's dtype is float16 at those steps
 };
 
@@ -203,16 +204,17 @@ Trace makeRun(const Knobs &K) {
         H ^= K.Seed << 40;
         if (P == 0 && K.HashSkewFrom >= 0 && Global >= K.HashSkewFrom)
           H ^= 0xabc;
-        B.watch(B.State, S0 + 600 + P,
-                Value::object(
-                    {{"param", Value::string(P ? "fc.bias" : "fc.weight")},
-                     {"hash", Value::string(hex(H))},
-                     {"requires_grad", [] {
-                        Value V;
-                        V.K = Value::Kind::Bool;
-                        V.B = true;
-                        return V;
-                      }()}}));
+        B.watch(
+            B.State, S0 + 600 + P,
+            Value::object(
+                {{"param", Value::string(P ? "fc.bias" : "fc.weight")},
+                 {"hash", Value::string(Frozen && K.EmptyHash ? "" : hex(H))},
+                 {"requires_grad", [] {
+                    Value V;
+                    V.K = Value::Kind::Bool;
+                    V.B = true;
+                    return V;
+                  }()}}));
       }
       T += 1000;
     }
@@ -433,6 +435,22 @@ TEST(RelationsState, FrozenParametersStayFrozen) {
   K.FrozenFrom = -1; // now it trains
   CheckReport R = check(Invs, makeRun(K));
   ASSERT_NE(violated(R, "frozen"), nullptr) << describe(R);
+}
+
+TEST(RelationsState, AnEmptyHashIsAFingerprintToo) {
+  // A parameter's identity is its hash whatever its text, "" included:
+  // frozen while it stays "", broken when it turns to another.
+  Knobs K;
+  K.FrozenFrom = 0;
+  K.EmptyHash = true;
+  std::vector<Invariant> Invs = learn(goodRuns(K));
+  ASSERT_NE(findInv(Invs, "frozen", "[fc.weight]"), nullptr);
+  K.Seed = 3;
+  K.FrozenFrom = 4; // "" from step 4 on: trained before
+  CheckReport R = check(Invs, makeRun(K));
+  const Violation *V = violated(R, "frozen");
+  ASSERT_NE(V, nullptr) << describe(R);
+  EXPECT_EQ(V->Count, 4u) << V->First.Detail; // steps 1 to 4
 }
 
 TEST(RelationsState, LearningRateChangesOnlyAtEpochs) {
