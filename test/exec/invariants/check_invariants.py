@@ -9,7 +9,9 @@ breaks at least one invariant of the expected relation whose names hold
 the expected site (exit 1), and none that names an unrelated one where
 the expectation says so. Also: usage and file errors exit 2.
 
-Also `check --follow` on a trace written in two halves: it checks the
+Also one directory of all those runs, checked at once: the report is the
+sum of the runs' checked one by one. And `check --follow` on a trace
+written in two halves: it checks the
 first half, says so, and when the rest arrives gives the report a check of
 the whole file gives; on a torn trace that never grows, it stops after
 --idle seconds and says so.
@@ -188,6 +190,28 @@ def main():
                         bug, MUST_NOT[bug], v["invariant"]))
             caught = sorted({"%s.%s" % (v["family"], v["relation"]) for v in vs})
             table.append((bug, len(vs), caught))
+
+        # One directory of them all, checked at once, reports what each
+        # checked alone does: nothing a trace leaves behind changes the
+        # check of the next (a run without zero_grad, then a good one).
+        every = os.path.join(tmp, "every")
+        os.makedirs(every)
+        alone = {}
+        names_in_order = ["no-zero-grad", "good3"] + [
+            b for b in EXPECT if b != "no-zero-grad"]
+        for i, name in enumerate(names_in_order):
+            src = os.path.join(tmp, name)
+            trace = [f for f in os.listdir(src) if f.endswith(".sonde")][0]
+            dst = os.path.join(every, "%d-%s.sonde" % (i, name))
+            shutil.copy(os.path.join(src, trace), dst)
+            _, report = check(args, inv, dst)
+            for v in report["violations"]:
+                alone[v["line"]] = alone.get(v["line"], 0) + v["count"]
+        _, report = check(args, inv, every)
+        together = {v["line"]: v["count"] for v in report["violations"]}
+        if together != alone:
+            fail("one directory of every run: violations (invariant line: "
+                 "count) %s, each run alone %s" % (together, alone))
 
         follow(args, inv, os.path.join(tmp, "no-zero-grad"),
                os.path.join(tmp, "follow"))
