@@ -17,6 +17,10 @@
 
 namespace sonde::trace::inv {
 
+std::string jobDirectory(const std::string &Path) {
+  return Path.substr(0, Path.find_last_of('/') + 1);
+}
+
 std::vector<std::vector<std::string>>
 checkParts(const std::vector<std::string> &Files,
            const std::vector<uint64_t> &Sizes,
@@ -28,7 +32,7 @@ checkParts(const std::vector<std::string> &Files,
   if (AcrossTraces) {
     std::vector<std::string> Dirs;
     for (const std::string &F : Files) {
-      std::string Dir = F.substr(0, F.find_last_of('/') + 1);
+      std::string Dir = jobDirectory(F);
       size_t G = std::find(Dirs.begin(), Dirs.end(), Dir) - Dirs.begin();
       if (G == Dirs.size()) {
         Dirs.push_back(Dir);

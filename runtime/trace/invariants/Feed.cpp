@@ -744,17 +744,14 @@ bool Feed::readAs(const Value::Encoding &Enc, Layout &L) {
   }
   // A value of a structure already read by this shape in this trace (its
   // reader's number) has only its payloads read; another is checked.
-  if (Enc.Shape && L.ShapeNo == Enc.Shape && L.ShapeGen == Gen) {
-    detail::readByShape(Enc, L.Sig.data(), L.KeyLens.data(), L.Sig.size(),
-                        L.Nodes.data());
+  // (ShapeNo is of this trace: noteShape(), which made Sig in this trace,
+  // reset it.)
+  if (Enc.Shape && L.ShapeNo == Enc.Shape) {
+    detail::readByShape(Enc, L.Sig.data(), L.Sig.size(), L.Nodes.data());
   } else {
     if (!detail::flattenAs(Enc, L.Sig.data(), L.Sig.size(), L.Nodes.data()))
       return false;
-    if (Enc.Shape) {
-      detail::keyLengths(Enc, L.Sig.data(), L.Sig.size(), L.KeyLens);
-      L.ShapeNo = Enc.Shape;
-      L.ShapeGen = Gen;
-    }
+    L.ShapeNo = Enc.Shape;
   }
   if (L.KeyNode != ~0u && L.Nodes[L.KeyNode].S != L.KeyText)
     return false;

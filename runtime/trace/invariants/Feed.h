@@ -311,12 +311,10 @@ private:
     /// Flat for that record and writes only the values.
     std::vector<detail::FlatNode> Nodes;
     bool NodesOk = false;
-    /// The reader's number for a structure read by Sig in trace ShapeGen
-    /// (Value::Encoding::Shape; 0: none), and its keys' lengths: a value
-    /// with that number is read by readByShape(), without checks.
+    /// The reader's number for a structure read by Sig in this trace
+    /// (Value::Encoding::Shape; 0: none): a value with that number is read
+    /// by readByShape(), without checks.
     uint32_t ShapeNo = 0;
-    uint64_t ShapeGen = 0;
-    std::vector<uint8_t> KeyLens;
     std::string Param;        ///< model state: the parameter
     uint32_t ParamStream = 0; ///< model state: `site [param]`
   };

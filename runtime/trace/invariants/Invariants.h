@@ -93,6 +93,10 @@ struct CheckReport {
 /// (a job's ranks: one directory, one part).
 CheckReport mergeReports(std::vector<CheckReport> Parts, size_t Invariants);
 
+/// The directory of a trace's path (with its slash; "" for none): a
+/// job's traces, which ranks.equal compares, are the files of one.
+std::string jobDirectory(const std::string &Path);
+
 /// How `sonde check` splits `Files` (in order; `Sizes`: their bytes) into
 /// at most `Most` parts, each checked by a Checker of its own, the reports
 /// merged in order (CheckParts.cpp): contiguous runs of about equal bytes,

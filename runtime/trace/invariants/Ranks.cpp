@@ -148,7 +148,7 @@ public:
     const Trace *T = F.trace();
     if (!T || T->Process.WorldSize <= 1)
       return Cur = nullptr;
-    std::string Dir = T->Path.substr(0, T->Path.find_last_of('/') + 1);
+    std::string Dir = jobDirectory(T->Path);
     std::string Key = Dir + '\0' + T->Process.Program + '\0' +
                       std::to_string(T->Process.WorldSize);
     Job &J = All[Key];

@@ -352,6 +352,16 @@ private:
     return InPlace ? InPlace.get() : makeInPlace();
   }
   const Value::Composite *makeInPlace();
+  /// Whether the value at [At, Bound) is one skipValue() walks whole and
+  /// the events walk keeps in place: an object or array (at the top), its
+  /// bytes kept alive by an owner, its keys read by table.
+  bool inPlaceShape(const uint8_t *At, const uint8_t *Bound) const;
+  /// Whether a record of `Site` is given its args
+  /// (TraceStream::setArgsOnlyWhereNamed).
+  bool argsAskedOf(uint32_t Site) const {
+    return !ArgsOnlyWhereNamed || Site >= T.Sites.size() ||
+           !T.Sites[Site].ArgNames.empty();
+  }
   /// The one walk's value: checked as skipValue() checks it, then decoded
   /// (a structured one kept encoded in place without a second walk). A
   /// structured value of `Site` with the structure of one before it is

@@ -541,8 +541,7 @@ void Decoder::walkBlock(BlockWalk &W, Sink *Out, size_t Budget) {
       // No context in force (most threads, most of the time): no args;
       // none asked of a site that names none of its own.
       std::shared_ptr<const Args> A =
-          TD.Ctx.empty() || (ArgsOnlyWhereNamed && Site < T.Sites.size() &&
-                             T.Sites[Site].ArgNames.empty())
+          TD.Ctx.empty() || !argsAskedOf(Site)
               ? nullptr
               : argsFor(TD, Kind == EventKind::Region ? Site : 0);
       int64_t StartNs = toNs(StartTsc);

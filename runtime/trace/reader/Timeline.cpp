@@ -66,8 +66,7 @@ void Decoder::finishCheck() {
   // Regions still open at the end: their args are those in force at the
   // end of their thread; they last until the trace's end.
   for (OpenAtEnd &O : Open) {
-    if (!ArgsOnlyWhereNamed || O.Site >= T.Sites.size() ||
-        !T.Sites[O.Site].ArgNames.empty())
+    if (argsAskedOf(O.Site))
       O.A = argsFor(Threads[O.Thread], O.Site);
     countTime(O.StartTsc, Last > O.StartTsc ? Last : O.StartTsc);
   }

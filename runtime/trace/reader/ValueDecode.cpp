@@ -546,44 +546,14 @@ const FlatNode *flatMember(const std::vector<FlatNode> &Nodes, size_t At,
   return nullptr;
 }
 
-void keyLengths(const Value::Encoding &Enc, const ShapeNode *Shape, size_t N,
-                std::vector<uint8_t> &Out) {
-  Out.assign(N, 0);
-  const uint8_t *P = Enc.Data, *E = Enc.Data + Enc.Size;
-  uint64_t V;
-  for (size_t I = 0; I < N; ++I) {
-    if (Shape[I].Key) {
-      const uint8_t *KeyAt = P;
-      fastVarint(P, E, V);
-      Out[I] = static_cast<uint8_t>(P - KeyAt);
-    }
-    switch (static_cast<Val>(*P++)) {
-    case Val::Int:
-    case Val::UInt:
-    case Val::Object:
-    case Val::Array:
-      fastVarint(P, E, V);
-      break;
-    case Val::Float:
-      P += 8;
-      break;
-    case Val::String:
-      fastVarint(P, E, V);
-      P += V;
-      break;
-    default: // Null, False, True: the tag alone
-      break;
-    }
-  }
-}
-
-void readByShape(const Value::Encoding &Enc, const ShapeNode *Shape,
-                 const uint8_t *KeyLens, size_t N, FlatNode *Out) {
+const uint8_t *readByShape(const Value::Encoding &Enc, const ShapeNode *Shape,
+                           size_t N, FlatNode *Out) {
   const uint8_t *P = Enc.Data, *E = Enc.Data + Enc.Size;
   uint64_t Len;
   for (size_t I = 0; I < N; ++I) {
     FlatNode &Node = Out[I];
-    P += KeyLens[I];
+    if (Shape[I].Key)
+      fastVarint(P, E, Len); // the key: the shape's, not looked at
     auto Tag = static_cast<Val>(*P++);
     // As flattenAs() writes each kind's value.
     switch (Shape[I].K) {
@@ -615,6 +585,7 @@ void readByShape(const Value::Encoding &Enc, const ShapeNode *Shape,
       break;
     }
   }
+  return P;
 }
 
 /// decodeValue without the value: true exactly where decodeValue would be
@@ -639,9 +610,7 @@ bool Decoder::skipValue(Cursor &C, uint64_t BlockAt, unsigned Depth,
       return Id < At.size() && At[Id] < BlockAt;
     };
     const uint8_t *Start = C.pos();
-    if (InPlaceOwner && Depth == 0 && C.left() &&
-        (static_cast<Val>(*Start) == Val::Object ||
-         static_cast<Val>(*Start) == Val::Array)) {
+    if (Depth == 0 && inPlaceShape(Start, Start + C.left())) {
       // Walked without a fault: its extent, for the events walk (or for
       // the caller, the one walk, which gives the value right away).
       if (const uint8_t *End = fastWalk(Start, Start + C.left(), 0, KeyOk)) {
@@ -662,6 +631,12 @@ bool Decoder::skipValue(Cursor &C, uint64_t BlockAt, unsigned Depth,
     return It != Strings.end() && Id <= UINT32_MAX &&
            It->second.second < BlockAt;
   });
+}
+
+bool Decoder::inPlaceShape(const uint8_t *At, const uint8_t *Bound) const {
+  return InPlaceOwner && EncKeys && EncKeys->Table && At < Bound &&
+         (static_cast<Val>(*At) == Val::Object ||
+          static_cast<Val>(*At) == Val::Array);
 }
 
 const ValueSkeleton *Decoder::bySkeleton(const uint8_t *At,
@@ -719,10 +694,7 @@ bool Decoder::checkedValue(Cursor &C, Value &V, uint64_t BlockAt,
   uint16_t Shape = 0;
   // What skipValue() walks whole (a structured value at the top, kept in
   // place, its keys by table), by a skeleton of its site's first.
-  bool Skeletal = InPlaceOwner && EncodedValues && EncKeys && EncKeys->Table &&
-                  At < Bound &&
-                  (static_cast<Val>(*At) == Val::Object ||
-                   static_cast<Val>(*At) == Val::Array);
+  bool Skeletal = EncodedValues && inPlaceShape(At, Bound);
   if (const ValueSkeleton *Sk =
           Skeletal ? bySkeleton(At, Bound, BlockAt, Site, Whole) : nullptr) {
     Shape = Sk->Id;

@@ -113,19 +113,13 @@ void shapeNodes(const ShapeNode *Shape, size_t N, std::vector<FlatNode> &Out);
 bool flattenAs(const Value::Encoding &Enc, const ShapeNode *Shape, size_t N,
                FlatNode *Out);
 
-/// How many bytes each node's key takes (0: no key) in the encoded value
-/// `Enc`, which flattenAs() read by `Shape[0, N)`: what readByShape()
-/// steps over.
-void keyLengths(const Value::Encoding &Enc, const ShapeNode *Shape, size_t N,
-                std::vector<uint8_t> &Out);
-
 /// flattenAs() without its checks, for a value known to pass them: one
 /// whose reader gave it the structure number (Value::Encoding::Shape) of a
-/// value that flattenAs() read by `Shape` in the same file, whose key
-/// lengths are `KeyLens`. The same values into `Out[0, N)`, reading only
-/// the tags and payloads (a bool's tag is its value).
-void readByShape(const Value::Encoding &Enc, const ShapeNode *Shape,
-                 const uint8_t *KeyLens, size_t N, FlatNode *Out);
+/// value that flattenAs() read by `Shape` in the same file. The same
+/// values into `Out[0, N)`, stepping over the keys and reading only the
+/// tags and payloads (a bool's tag is its value); where the value ends.
+const uint8_t *readByShape(const Value::Encoding &Enc, const ShapeNode *Shape,
+                           size_t N, FlatNode *Out);
 
 /// The member `Key` of the object at `Out[At]`, or null.
 const FlatNode *flatMember(const std::vector<FlatNode> &Nodes, size_t At,

@@ -514,8 +514,8 @@ TEST(EncodedValues, ValuesOfOneStructureNumberHaveOneStructure) {
   // its site's and gives it that skeleton's number (Encoding::Shape); the
   // Feed reads a value of a number it read by a shape with readByShape(),
   // which checks nothing. So values of one number have one structure
-  // (kinds, keys, counts, key lengths), and readByShape() makes flatten()'s
-  // nodes for each of them.
+  // (kinds, keys, counts), and readByShape() makes flatten()'s
+  // nodes for each of them, reading each whole.
   std::vector<std::pair<std::string, std::string>> Inputs = fuzzTraceCorpus();
   Inputs.push_back({"steps", stepsTrace(true)});
   size_t Numbered = 0, Again = 0;
@@ -528,11 +528,7 @@ TEST(EncodedValues, ValuesOfOneStructureNumberHaveOneStructure) {
                      /*CheckAsRead=*/true))
       continue;
     S.setEncodedValues(true);
-    struct First {
-      std::vector<detail::ShapeNode> Shape;
-      std::vector<uint8_t> KeyLens;
-    };
-    std::map<uint32_t, First> ByNumber;
+    std::map<uint32_t, std::vector<detail::ShapeNode>> ByNumber;
     std::vector<Value> Keep; // the shapes' keys live in the values' table
     while (const Event *E = S.next()) {
       Value::Encoding Enc = E->V.encoding();
@@ -543,7 +539,6 @@ TEST(EncodedValues, ValuesOfOneStructureNumberHaveOneStructure) {
       std::vector<detail::FlatNode> Nodes;
       detail::flatten(E->V, Nodes);
       std::vector<detail::ShapeNode> Shape = shapeOf(Nodes);
-      std::vector<uint8_t> Lens;
       auto It = ByNumber.find(Enc.Shape);
       if (It == ByNumber.end()) {
         std::vector<detail::FlatNode> Out;
@@ -551,19 +546,19 @@ TEST(EncodedValues, ValuesOfOneStructureNumberHaveOneStructure) {
         ASSERT_TRUE(
             detail::flattenAs(Enc, Shape.data(), Shape.size(), Out.data()))
             << Name;
-        detail::keyLengths(Enc, Shape.data(), Shape.size(), Lens);
-        ByNumber[Enc.Shape] = {Shape, Lens};
+        ByNumber[Enc.Shape] = Shape;
         continue;
       }
       ++Again;
-      const First &F = It->second;
-      ASSERT_TRUE(sameShape(F.Shape, Shape)) << Name << ", " << Enc.Shape;
-      detail::keyLengths(Enc, Shape.data(), Shape.size(), Lens);
-      EXPECT_EQ(Lens, F.KeyLens) << Name;
+      const std::vector<detail::ShapeNode> &First = It->second;
+      ASSERT_TRUE(sameShape(First, Shape)) << Name << ", " << Enc.Shape;
       std::vector<detail::FlatNode> Out;
-      detail::shapeNodes(F.Shape.data(), F.Shape.size(), Out);
-      detail::readByShape(Enc, F.Shape.data(), F.KeyLens.data(), F.Shape.size(),
-                          Out.data());
+      detail::shapeNodes(First.data(), First.size(), Out);
+      // It reads the whole value, and no further.
+      EXPECT_EQ(
+          detail::readByShape(Enc, First.data(), First.size(), Out.data()),
+          Enc.Data + Enc.Size)
+          << Name;
       EXPECT_EQ(nodesText(Out.data(), Out.size()),
                 nodesText(Nodes.data(), Nodes.size()))
           << Name;
