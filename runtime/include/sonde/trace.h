@@ -42,6 +42,8 @@ struct Value {
   Kind K = Kind::Null;
 
 private:
+  /// Encoding::ShapeExact; in the padding after K.
+  bool ShapeExact = false;
   /// An in-place value's structure, as its reader numbered it
   /// (Encoding::Shape); in the padding after K.
   uint16_t Shape = 0;
@@ -112,6 +114,9 @@ public:
     /// number have the same key ids, tags and counts, and differ only in
     /// their leaves' payloads (a bool's tag included).
     uint32_t Shape = 0;
+    /// Values with this number also have each string and integer of the
+    /// same length: every payload is at the same offset from Data.
+    bool ShapeExact = false;
   };
   Encoding encoding() const;
   /// An Object or Array (`K`) kept encoded: `Bytes`, checked by the reader,
@@ -137,7 +142,7 @@ public:
   /// readers of the bytes (sonde check), not of the members.
   static Value encodedIn(Kind K, const uint8_t *Data, uint32_t Size,
                          std::shared_ptr<const Composite> Source,
-                         uint16_t Shape = 0);
+                         uint16_t Shape = 0, bool ShapeExact = false);
 
 private:
   /// The decoded form of an in-place value, made once per value.

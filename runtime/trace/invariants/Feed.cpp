@@ -454,6 +454,7 @@ void Feed::noteShape(Layout &L, const Event &E, const SiteInfo &Info) const {
   L.Readable = false;
   L.NodesOk = false;
   L.ShapeNo = 0;
+  L.PlacesOk = false;
   L.KeyNode = ~0u;
   L.KeyText.clear();
   L.Sig.clear();
@@ -746,12 +747,20 @@ bool Feed::readAs(const Value::Encoding &Enc, Layout &L) {
   // reader's number) has only its payloads read; another is checked.
   // (ShapeNo is of this trace: noteShape(), which made Sig in this trace,
   // reset it.)
+  // A number whose values have every payload at one place (an exact one)
+  // has them read there, the nodes between not walked.
   if (Enc.Shape && L.ShapeNo == Enc.Shape) {
-    detail::readByShape(Enc, L.Sig.data(), L.Sig.size(), L.Nodes.data());
+    if (L.PlacesOk)
+      detail::readAtPlaces(Enc, L.Places, L.Nodes.data());
+    else
+      detail::readByShape(Enc, L.Sig.data(), L.Sig.size(), L.Nodes.data());
   } else {
     if (!detail::flattenAs(Enc, L.Sig.data(), L.Sig.size(), L.Nodes.data()))
       return false;
     L.ShapeNo = Enc.Shape;
+    L.PlacesOk =
+        Enc.Shape && Enc.ShapeExact &&
+        detail::payloadPlaces(Enc, L.Sig.data(), L.Sig.size(), L.Places);
   }
   if (L.KeyNode != ~0u && L.Nodes[L.KeyNode].S != L.KeyText)
     return false;

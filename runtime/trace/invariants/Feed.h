@@ -315,6 +315,10 @@ private:
     /// (Value::Encoding::Shape; 0: none): a value with that number is read
     /// by readByShape(), without checks.
     uint32_t ShapeNo = 0;
+    /// ShapeNo is exact (Value::Encoding::ShapeExact): its values'
+    /// payloads are at Places (detail::readAtPlaces()).
+    std::vector<detail::PayloadPlace> Places;
+    bool PlacesOk = false;
     std::string Param;        ///< model state: the parameter
     uint32_t ParamStream = 0; ///< model state: `site [param]`
   };

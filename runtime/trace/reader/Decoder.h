@@ -373,8 +373,10 @@ private:
                                   uint64_t BlockAt, uint32_t Site,
                                   const uint8_t *&End);
   /// Numbers the structure of the value [At, End), which skipValue()
-  /// walked whole, for the next values of `Site`: its number, or 0.
-  uint16_t learnSkeleton(const uint8_t *At, const uint8_t *End, uint32_t Site);
+  /// walked whole, for the next values of `Site`: its skeleton (its number
+  /// and whether exact), or null.
+  const ValueSkeleton *learnSkeleton(const uint8_t *At, const uint8_t *End,
+                                     uint32_t Site);
   std::vector<SiteSkeletons> Skeletons; ///< by site
   uint16_t LastSkeleton = 0;            ///< the last number given
   /// Notes a record or block the file cannot have; its reader skips the

@@ -100,7 +100,7 @@ static_assert(sizeof(Value) == 32, "Value::Shape is in the padding after K");
 
 Value::Encoding Value::encoding() const {
   if (InPlaceSize && C)
-    return {At, InPlaceSize, C->Keys.get(), Shape};
+    return {At, InPlaceSize, C->Keys.get(), Shape, ShapeExact};
   if (!C || !C->Keys)
     return {};
   return {reinterpret_cast<const uint8_t *>(C->Bytes.data()), C->Bytes.size(),
@@ -129,11 +129,12 @@ Value::inPlaceSource(std::shared_ptr<const KeyTable> Keys,
 }
 
 Value Value::encodedIn(Kind K, const uint8_t *Data, uint32_t Size,
-                       std::shared_ptr<const Composite> Source,
-                       uint16_t Shape) {
+                       std::shared_ptr<const Composite> Source, uint16_t Shape,
+                       bool ShapeExact) {
   Value V;
   V.K = K;
   V.Shape = Shape;
+  V.ShapeExact = Shape && ShapeExact;
   V.InPlaceSize = Size;
   V.At = Data;
   V.C = std::move(Source);

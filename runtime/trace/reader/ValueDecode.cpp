@@ -588,6 +588,82 @@ const uint8_t *readByShape(const Value::Encoding &Enc, const ShapeNode *Shape,
   return P;
 }
 
+bool payloadPlaces(const Value::Encoding &Enc, const ShapeNode *Shape, size_t N,
+                   std::vector<PayloadPlace> &Out) {
+  Out.clear();
+  const uint8_t *P = Enc.Data, *E = Enc.Data + Enc.Size;
+  uint64_t Len;
+  for (size_t I = 0; I < N; ++I) {
+    if (Shape[I].Key)
+      fastVarint(P, E, Len);
+    auto At = [&](const uint8_t *Q) {
+      return static_cast<uint32_t>(Q - Enc.Data);
+    };
+    PayloadPlace Pl{static_cast<uint32_t>(I), At(P), 0, Shape[I].K};
+    auto Tag = static_cast<Val>(*P++);
+    switch (Shape[I].K) {
+    case Value::Kind::Bool:
+      if (Tag != Val::False && Tag != Val::True)
+        return false;
+      break;
+    case Value::Kind::Int:
+    case Value::Kind::UInt:
+      Pl.At = At(P);
+      fastVarint(P, E, Len);
+      Pl.Len = At(P) - Pl.At;
+      break;
+    case Value::Kind::Float:
+      Pl.At = At(P);
+      P += 8;
+      break;
+    case Value::Kind::String:
+      fastVarint(P, E, Len);
+      Pl.At = At(P);
+      Pl.Len = static_cast<uint32_t>(Len);
+      P += Len;
+      break;
+    case Value::Kind::Object:
+    case Value::Kind::Array:
+      fastVarint(P, E, Len);
+      continue; // a count: the same in every value of the number
+    default:
+      continue; // Null: the tag alone
+    }
+    Out.push_back(Pl);
+  }
+  return P == E;
+}
+
+void readAtPlaces(const Value::Encoding &Enc,
+                  const std::vector<PayloadPlace> &Places, FlatNode *Out) {
+  for (const PayloadPlace &Pl : Places) {
+    FlatNode &Node = Out[Pl.Node];
+    const uint8_t *Q = Enc.Data + Pl.At;
+    switch (Pl.K) {
+    case Value::Kind::Bool:
+      Node.B = static_cast<Val>(*Q) == Val::True;
+      break;
+    case Value::Kind::Int:
+    case Value::Kind::UInt: {
+      // Pl.Len bytes, the last without its high bit: no bounds to check.
+      uint64_t V = 0;
+      for (uint32_t B = 0; B < Pl.Len && B < 10; ++B)
+        V |= static_cast<uint64_t>(Q[B] & 0x7f) << (7 * B);
+      Node.U = V;
+      if (Pl.K == Value::Kind::Int)
+        Node.I = format::unzigzag(V);
+      break;
+    }
+    case Value::Kind::Float:
+      std::memcpy(&Node.F, Q, 8);
+      break;
+    default: // String
+      Node.S = std::string_view(reinterpret_cast<const char *>(Q), Pl.Len);
+      break;
+    }
+  }
+}
+
 /// decodeValue without the value: true exactly where decodeValue would be
 /// (an object key must have been defined before the block `BlockAt`).
 const Value::Composite *Decoder::makeInPlace() {
@@ -660,20 +736,20 @@ const ValueSkeleton *Decoder::bySkeleton(const uint8_t *At,
   return nullptr;
 }
 
-uint16_t Decoder::learnSkeleton(const uint8_t *At, const uint8_t *End,
-                                uint32_t Site) {
+const ValueSkeleton *Decoder::learnSkeleton(const uint8_t *At,
+                                            const uint8_t *End, uint32_t Site) {
   if (Site >= Skeletons.size()) {
     if (Site >= T.Sites.size())
-      return 0;
+      return nullptr;
     Skeletons.resize(T.Sites.size());
   }
   SiteSkeletons &S = Skeletons[Site];
   ++S.Misses;
   if (!S.learns() || LastSkeleton == UINT16_MAX)
-    return 0;
+    return nullptr;
   ValueSkeleton Sk;
-  if (!ValueSkeleton::make(At, End, EncKeys->DefinedAt, Sk))
-    return 0;
+  if (!ValueSkeleton::make(At, End, EncKeys->DefinedAt, S.learnsExact(), Sk))
+    return nullptr;
   Sk.Id = ++LastSkeleton;
   if (S.Known.size() < SiteSkeletons::Most) {
     S.Last = S.Known.size();
@@ -683,7 +759,7 @@ uint16_t Decoder::learnSkeleton(const uint8_t *At, const uint8_t *End,
     S.Known[S.Next] = std::move(Sk);
     S.Next = (S.Next + 1) % SiteSkeletons::Most;
   }
-  return LastSkeleton;
+  return &S.Known[S.Last];
 }
 
 bool Decoder::checkedValue(Cursor &C, Value &V, uint64_t BlockAt,
@@ -691,20 +767,18 @@ bool Decoder::checkedValue(Cursor &C, Value &V, uint64_t BlockAt,
   const uint8_t *At = C.pos();
   const uint8_t *Bound = At + C.left();
   const uint8_t *Whole = nullptr;
-  uint16_t Shape = 0;
+  const ValueSkeleton *Sk = nullptr;
   // What skipValue() walks whole (a structured value at the top, kept in
   // place, its keys by table), by a skeleton of its site's first.
   bool Skeletal = EncodedValues && inPlaceShape(At, Bound);
-  if (const ValueSkeleton *Sk =
-          Skeletal ? bySkeleton(At, Bound, BlockAt, Site, Whole) : nullptr) {
-    Shape = Sk->Id;
+  if ((Sk = Skeletal ? bySkeleton(At, Bound, BlockAt, Site, Whole) : nullptr)) {
     C.bytes(static_cast<size_t>(Whole - At));
   } else {
     Whole = nullptr;
     if (!skipValue(C, BlockAt, 0, &Whole))
       return false;
     if (Skeletal && Whole)
-      Shape = learnSkeleton(At, Whole, Site);
+      Sk = learnSkeleton(At, Whole, Site);
   }
   // A structured value walked without a fault is whole (every key defined
   // before its block): kept where it is, not walked again.
@@ -713,7 +787,8 @@ bool Decoder::checkedValue(Cursor &C, Value &V, uint64_t BlockAt,
     V = Value::encodedIn(static_cast<Val>(*At) == Val::Object
                              ? Value::Kind::Object
                              : Value::Kind::Array,
-                         At, static_cast<uint32_t>(Whole - At), InPlace, Shape);
+                         At, static_cast<uint32_t>(Whole - At), InPlace,
+                         Sk ? Sk->Id : 0, Sk && Sk->Exact);
     return true;
   }
   Cursor Again(At, Bound);

@@ -121,6 +121,29 @@ bool flattenAs(const Value::Encoding &Enc, const ShapeNode *Shape, size_t N,
 const uint8_t *readByShape(const Value::Encoding &Enc, const ShapeNode *Shape,
                            size_t N, FlatNode *Out);
 
+/// Where a node's payload is in the bytes of a value: a bool's tag, an
+/// integer's varint (Len bytes), a float's 8 bytes, a string's text (Len
+/// bytes). Objects, arrays and nulls have none.
+struct PayloadPlace {
+  uint32_t Node;
+  uint32_t At; ///< from Value::Encoding::Data
+  uint32_t Len;
+  Value::Kind K;
+};
+
+/// The places of the payloads of `Enc` (sound, as for readByShape()),
+/// read by `Shape`: for the values with its number when the number is
+/// exact (Value::Encoding::ShapeExact), whose payloads are all at those
+/// places. False if the value does not end where the shape does.
+bool payloadPlaces(const Value::Encoding &Enc, const ShapeNode *Shape, size_t N,
+                   std::vector<PayloadPlace> &Out);
+
+/// readByShape() for a value of an exact number whose places
+/// payloadPlaces() gave from a value of that number: the payloads read where
+/// they are, the nodes between them not walked.
+void readAtPlaces(const Value::Encoding &Enc,
+                  const std::vector<PayloadPlace> &Places, FlatNode *Out);
+
 /// The member `Key` of the object at `Out[At]`, or null.
 const FlatNode *flatMember(const std::vector<FlatNode> &Nodes, size_t At,
                            std::string_view Key);

@@ -20,7 +20,10 @@ namespace {
 using format::Val;
 
 /// Nodes of a skeleton: a model state record has about thirty.
-constexpr size_t MostSteps = 256;
+constexpr size_t MostNodes = 256;
+/// An exact skeleton's longest string held as a span's bytes: a longer one
+/// is stepped over by its length, as a general skeleton does.
+constexpr uint64_t MostExactString = 256;
 
 /// The varint at P, which a sound value holds, P then past it.
 uint64_t soundVarint(const uint8_t *&P) {
@@ -34,34 +37,48 @@ uint64_t soundVarint(const uint8_t *&P) {
   }
 }
 
-/// Appends the bytes [From, To) to a node's fixed bytes; false past four.
-bool addFixed(const uint8_t *From, const uint8_t *To, uint32_t &Lead,
-              unsigned &LeadLen) {
-  auto N = static_cast<size_t>(To - From);
-  if (LeadLen + N > 4)
-    return false;
-  for (size_t I = 0; I < N; ++I)
-    Lead |= static_cast<uint32_t>(From[I]) << (8 * (LeadLen + I));
-  LeadLen += static_cast<unsigned>(N);
-  return true;
-}
-
 } // namespace
 
+void ValueSkeleton::addByte(uint8_t B, uint8_t Mask) {
+  if (OpenLen % 8 == 0)
+    Words.push_back({0, 0});
+  unsigned Shift = 8 * (OpenLen % 8);
+  Words.back().Lead |= static_cast<uint64_t>(B & Mask) << Shift;
+  Words.back().Mask |= static_cast<uint64_t>(Mask) << Shift;
+  ++OpenLen;
+}
+
+void ValueSkeleton::endSpan(Pay Then) {
+  auto First = static_cast<uint32_t>(Words.size() - (OpenLen + 7) / 8);
+  Spans.push_back({OpenLen, First, (OpenLen + 7) / 8, Then});
+  OpenLen = 0;
+}
+
 bool ValueSkeleton::make(const uint8_t *P, const uint8_t *End,
-                         const std::vector<uint64_t> &DefinedAt,
+                         const std::vector<uint64_t> &DefinedAt, bool Exact,
                          ValueSkeleton &Out) {
-  Out.Steps.clear();
+  Out.Spans.clear();
+  Out.Words.clear();
+  Out.OpenLen = 0;
   Out.KeysAt = 0;
+  Out.Exact = Exact;
+  auto Fixed = [&Out](const uint8_t *From, const uint8_t *To) {
+    for (; From < To; ++From)
+      Out.addByte(*From, 0xff);
+  };
+  // An exact skeleton's varint: as long as this one (each byte's high bit).
+  auto SameLength = [&Out](const uint8_t *From, const uint8_t *To) {
+    for (; From < To; ++From)
+      Out.addByte(*From, 0x80);
+  };
   // Preorder, with the items left in each open object or array.
   struct Open {
     uint64_t Left;
     bool Object;
   };
   std::vector<Open> Stack;
+  size_t Nodes = 0;
   for (bool Root = true; Root || !Stack.empty(); Root = false) {
-    uint32_t Lead = 0;
-    unsigned LeadLen = 0;
     if (!Root) {
       Open &O = Stack.back();
       if (O.Left == 0) {
@@ -72,41 +89,52 @@ bool ValueSkeleton::make(const uint8_t *P, const uint8_t *End,
       if (O.Object) {
         const uint8_t *KeyAt = P;
         uint64_t Id = soundVarint(P);
-        if (Id >= DefinedAt.size() || !addFixed(KeyAt, P, Lead, LeadLen))
+        if (Id >= DefinedAt.size())
           return false;
+        Fixed(KeyAt, P);
         Out.KeysAt = std::max(Out.KeysAt, DefinedAt[Id]);
       }
     }
-    if (Out.Steps.size() >= MostSteps || P >= End)
+    if (++Nodes > MostNodes || P >= End)
       return false;
     auto Tag = static_cast<Val>(*P);
-    Step S;
-    S.P = Pay::None;
     if (Tag == Val::False || Tag == Val::True) {
-      S.P = Pay::Bool; // the tag is the value: not fixed
-    } else if (!addFixed(P, P + 1, Lead, LeadLen)) {
-      return false;
+      Out.endSpan(Pay::Bool); // the tag is the value: not fixed
+      ++P;
+      continue;
     }
+    Fixed(P, P + 1);
     ++P;
     switch (Tag) {
     case Val::Null:
-    case Val::False:
-    case Val::True:
       break;
     case Val::Int:
-    case Val::UInt:
-      S.P = Pay::Varint;
+    case Val::UInt: {
+      const uint8_t *At = P;
       soundVarint(P);
+      if (Exact)
+        SameLength(At, P);
+      else
+        Out.endSpan(Pay::Varint);
       break;
+    }
     case Val::Float:
-      S.P = Pay::F64;
+      for (int I = 0; I < 8; ++I)
+        Out.addByte(0, 0);
       P += 8;
       break;
     case Val::String: {
-      S.P = Pay::Str;
+      const uint8_t *At = P;
       uint64_t Len = soundVarint(P);
       if (Len > static_cast<uint64_t>(End - P))
         return false;
+      if (Exact && Len <= MostExactString) {
+        Fixed(At, P);
+        for (uint64_t I = 0; I < Len; ++I)
+          Out.addByte(0, 0);
+      } else {
+        Out.endSpan(Pay::Str);
+      }
       P += Len;
       break;
     }
@@ -114,8 +142,7 @@ bool ValueSkeleton::make(const uint8_t *P, const uint8_t *End,
     case Val::Array: {
       const uint8_t *CountAt = P;
       uint64_t Count = soundVarint(P);
-      if (!addFixed(CountAt, P, Lead, LeadLen))
-        return false;
+      Fixed(CountAt, P);
       Stack.push_back({Count, Tag == Val::Object});
       break;
     }
@@ -124,40 +151,51 @@ bool ValueSkeleton::make(const uint8_t *P, const uint8_t *End,
     }
     if (P > End)
       return false;
-    S.Lead = Lead;
-    S.LeadLen = static_cast<uint8_t>(LeadLen);
-    S.Mask = LeadLen >= 4 ? ~0u : (1u << (8 * LeadLen)) - 1;
-    Out.Steps.push_back(S);
   }
+  Out.endSpan(Pay::None);
   return P == End;
 }
 
 const uint8_t *ValueSkeleton::match(const uint8_t *P, const uint8_t *E) const {
-  for (const Step &S : Steps) {
+  const Word *W = Words.data();
+  for (const Span &S : Spans) {
     auto Left = static_cast<size_t>(E - P);
-    if (Left < S.LeadLen)
+    if (Left < S.Len)
       return nullptr;
-    uint32_t W = 0;
-    if (Left >= 4)
-      std::memcpy(&W, P, 4);
-    else
-      for (size_t I = 0; I < Left; ++I)
-        W |= static_cast<uint32_t>(P[I]) << (8 * I);
-    if ((W & S.Mask) != S.Lead)
-      return nullptr;
-    P += S.LeadLen;
+    // Whole words, each its own test: a skeleton that does not fit most
+    // often differs in its first word (a string's length, a count).
+    const Word *SW = W + S.First;
+    uint32_t Full = S.Len / 8;
+    for (uint32_t I = 0; I < Full; ++I) {
+      uint64_t V;
+      std::memcpy(&V, P + 8 * I, 8);
+      if ((V & SW[I].Mask) != SW[I].Lead)
+        return nullptr;
+    }
+    if (uint32_t Tail = S.Len % 8) {
+      // The last word's bytes past the span are masked; read without
+      // passing E.
+      uint64_t V = 0;
+      if (Left >= 8 * size_t(Full) + 8) {
+        std::memcpy(&V, P + 8 * Full, 8);
+      } else if (Full) {
+        std::memcpy(&V, P + S.Len - 8, 8);
+        V >>= 8 * (8 - Tail);
+      } else {
+        for (uint32_t I = 0; I < Tail; ++I)
+          V |= static_cast<uint64_t>(P[I]) << (8 * I);
+      }
+      if ((V & SW[Full].Mask) != SW[Full].Lead)
+        return nullptr;
+    }
+    P += S.Len;
     uint64_t N;
-    switch (S.P) {
+    switch (S.Then) {
     case Pay::None:
       break;
     case Pay::Varint:
       if (!fastVarint(P, E, N))
         return nullptr;
-      break;
-    case Pay::F64:
-      if (E - P < 8)
-        return nullptr;
-      P += 8;
       break;
     case Pay::Str:
       if (!fastVarint(P, E, N) || static_cast<uint64_t>(E - P) < N)

@@ -515,10 +515,13 @@ TEST(EncodedValues, ValuesOfOneStructureNumberHaveOneStructure) {
   // Feed reads a value of a number it read by a shape with readByShape(),
   // which checks nothing. So values of one number have one structure
   // (kinds, keys, counts), and readByShape() makes flatten()'s
-  // nodes for each of them, reading each whole.
+  // nodes for each of them, reading each whole. An exact number
+  // (Encoding::ShapeExact) also keeps each string's and integer's length:
+  // readAtPlaces(), at the places of the first value's payloads, makes
+  // them too (the steps' strings and step counters change length).
   std::vector<std::pair<std::string, std::string>> Inputs = fuzzTraceCorpus();
   Inputs.push_back({"steps", stepsTrace(true)});
-  size_t Numbered = 0, Again = 0;
+  size_t Numbered = 0, Again = 0, AgainExact = 0;
   for (const auto &[Name, Bytes] : Inputs) {
     auto Own =
         std::make_shared<std::vector<uint8_t>>(Bytes.begin(), Bytes.end());
@@ -529,6 +532,7 @@ TEST(EncodedValues, ValuesOfOneStructureNumberHaveOneStructure) {
       continue;
     S.setEncodedValues(true);
     std::map<uint32_t, std::vector<detail::ShapeNode>> ByNumber;
+    std::map<uint32_t, std::vector<detail::PayloadPlace>> PlacesOf;
     std::vector<Value> Keep; // the shapes' keys live in the values' table
     while (const Event *E = S.next()) {
       Value::Encoding Enc = E->V.encoding();
@@ -547,6 +551,10 @@ TEST(EncodedValues, ValuesOfOneStructureNumberHaveOneStructure) {
             detail::flattenAs(Enc, Shape.data(), Shape.size(), Out.data()))
             << Name;
         ByNumber[Enc.Shape] = Shape;
+        if (Enc.ShapeExact)
+          ASSERT_TRUE(detail::payloadPlaces(Enc, Shape.data(), Shape.size(),
+                                            PlacesOf[Enc.Shape]))
+              << Name;
         continue;
       }
       ++Again;
@@ -562,10 +570,21 @@ TEST(EncodedValues, ValuesOfOneStructureNumberHaveOneStructure) {
       EXPECT_EQ(nodesText(Out.data(), Out.size()),
                 nodesText(Nodes.data(), Nodes.size()))
           << Name;
+      ASSERT_EQ(Enc.ShapeExact, PlacesOf.count(Enc.Shape) == 1) << Name;
+      if (!Enc.ShapeExact)
+        continue;
+      ++AgainExact;
+      std::vector<detail::FlatNode> AtPlaces;
+      detail::shapeNodes(First.data(), First.size(), AtPlaces);
+      detail::readAtPlaces(Enc, PlacesOf[Enc.Shape], AtPlaces.data());
+      EXPECT_EQ(nodesText(AtPlaces.data(), AtPlaces.size()),
+                nodesText(Nodes.data(), Nodes.size()))
+          << Name;
     }
   }
   EXPECT_GT(Numbered, 0u);
   EXPECT_GT(Again, 50u); // the steps' records: 100 values, four structures
+  EXPECT_GT(AgainExact, 30u);
 }
 
 TEST(EncodedValues, ChecksOfRecordsReadByShapeReportWhatDecodedOnesDo) {
