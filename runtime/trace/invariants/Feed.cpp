@@ -750,10 +750,19 @@ bool Feed::readAs(const Value::Encoding &Enc, Layout &L) {
   // A number whose values have every payload at one place (an exact one)
   // has them read there, the nodes between not walked.
   if (Enc.Shape && L.ShapeNo == Enc.Shape) {
-    if (L.PlacesOk)
+    if (L.PlacesOk) {
+      // The key first: another parameter's record of the same structure
+      // is turned away unread.
+      if (L.KeyPlace != ~0u) {
+        const detail::PayloadPlace &K = L.Places[L.KeyPlace];
+        if (std::string_view(reinterpret_cast<const char *>(Enc.Data) + K.At,
+                             K.Len) != L.KeyText)
+          return false;
+      }
       detail::readAtPlaces(Enc, L.Places, L.Nodes.data());
-    else
+    } else {
       detail::readByShape(Enc, L.Sig.data(), L.Sig.size(), L.Nodes.data());
+    }
   } else {
     if (!detail::flattenAs(Enc, L.Sig.data(), L.Sig.size(), L.Nodes.data()))
       return false;
@@ -761,6 +770,10 @@ bool Feed::readAs(const Value::Encoding &Enc, Layout &L) {
     L.PlacesOk =
         Enc.Shape && Enc.ShapeExact &&
         detail::payloadPlaces(Enc, L.Sig.data(), L.Sig.size(), L.Places);
+    L.KeyPlace = ~0u;
+    for (size_t I = 0; L.PlacesOk && I < L.Places.size(); ++I)
+      if (L.Places[I].Node == L.KeyNode && L.Places[I].K == Value::Kind::String)
+        L.KeyPlace = static_cast<uint32_t>(I);
   }
   if (L.KeyNode != ~0u && L.Nodes[L.KeyNode].S != L.KeyText)
     return false;

@@ -319,6 +319,7 @@ private:
     /// payloads are at Places (detail::readAtPlaces()).
     std::vector<detail::PayloadPlace> Places;
     bool PlacesOk = false;
+    uint32_t KeyPlace = ~0u;  ///< KeyNode's place in Places, if any
     std::string Param;        ///< model state: the parameter
     uint32_t ParamStream = 0; ///< model state: `site [param]`
   };

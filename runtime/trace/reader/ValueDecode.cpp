@@ -646,8 +646,8 @@ void readAtPlaces(const Value::Encoding &Enc,
     case Value::Kind::Int:
     case Value::Kind::UInt: {
       // Pl.Len bytes, the last without its high bit: no bounds to check.
-      uint64_t V = 0;
-      for (uint32_t B = 0; B < Pl.Len && B < 10; ++B)
+      uint64_t V = Q[0] & 0x7f;
+      for (uint32_t B = 1; B < Pl.Len && B < 10; ++B)
         V |= static_cast<uint64_t>(Q[B] & 0x7f) << (7 * B);
       Node.U = V;
       if (Pl.K == Value::Kind::Int)
