@@ -25,6 +25,7 @@
 #ifndef SONDE_TRACE_READER_ORDER_H
 #define SONDE_TRACE_READER_ORDER_H
 
+#include "ChunkedPool.h"
 #include "Decoder.h"
 
 #include <cstddef>
@@ -89,10 +90,6 @@ public:
   }
 
   size_t held() const { return Held; }
-  /// Room for `N` events held at once, made now: a file whose events all
-  /// wait for one region (a small trace inside `train`) would otherwise
-  /// grow the nodes by doubling, moving every event each time.
-  void reserve(size_t N) { Nodes.reserve(N); }
   /// Events that went out before a region that holds them, or before an
   /// earlier event of another thread, because the look-ahead was full.
   uint64_t Late = 0;
@@ -148,7 +145,7 @@ private:
   /// next() when threads must be merged or waited for.
   Pending *merge();
 
-  std::vector<Node> Nodes;
+  ChunkedPool<Node> Nodes; ///< never moved: a held event stays where it is
   std::vector<uint32_t> Free;
   uint32_t Given = None;   ///< the node next() returned last
   uint32_t Filling = None; ///< the node fresh() gave

@@ -317,12 +317,6 @@ void TraceStream::Impl::startEvents() {
   if (D.OneWalk) // started over before its end, what it found is found again
     D.restartCheck();
   Ord = std::make_unique<Order>(Open, BlocksOf, LookAhead);
-  // As many nodes as the file can hold back, within a bound that keeps a
-  // long file's reservation small (8 MB): the events (before the one walk
-  // counts them, a record is at least 2 bytes), the look-ahead.
-  uint64_t Most = D.OneWalk ? Size / 2 : T.EventCount;
-  Ord->reserve(static_cast<size_t>(
-      std::min<uint64_t>({Most + 1, LookAhead + 1, uint64_t(1) << 16})));
   NextBlock = 0;
   Walking = detail::Decoder::BlockWalk();
   Started = true;
