@@ -54,9 +54,11 @@ const Command Commands[] = {
      "category and name, one step, the watches"},
     {"dump", "TRACE [--look-ahead N]", "every record, readable"},
     {"info", "TRACE... [--json]", "process, end, drops, sites; no events read"},
-    {"infer", "TRACE... [-o FILE] [--min-support N] [--range-margin X]",
+    {"infer",
+     "TRACE... [-o FILE] [--min-support N] [--range-margin X] "
+     "[--look-ahead N]",
      "invariants of good runs, as YAML\n(docs/invariants.md)"},
-    {"check", "TRACE... --invariants FILE [--json] [--follow]",
+    {"check", "TRACE... --invariants FILE [--json] [--follow] [--look-ahead N]",
      "violations of those invariants; exit 1"},
     {"live", "[DIR|FILE...] [--jsonl|--plain] [--fail-on COND]",
      "follow a running job's traces: a dashboard,\n"
@@ -280,7 +282,8 @@ bool takes(const std::string &Command, const std::string &Option) {
     return true;
   if (Option == "--look-ahead")
     return Command == "summary" || Command == "export" || Command == "merge" ||
-           Command == "report" || Command == "dump";
+           Command == "report" || Command == "dump" || Command == "infer" ||
+           Command == "check";
   if (Option == "--step" || Option == "--title")
     return Command == "report";
   if (Option == "--warmup")

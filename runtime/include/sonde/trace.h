@@ -341,6 +341,7 @@ public:
   uint64_t unreadBlocks() const;
   /// How many events the ordering may hold (default 1 << 20).
   void setLookAhead(size_t Events);
+  size_t lookAhead() const;
   /// Where the events walk runs: on a thread of its own, a few batches
   /// ahead of the caller (Always), or on the caller's thread (Never, and
   /// Auto: measured faster on idle and busy machines alike). The events and

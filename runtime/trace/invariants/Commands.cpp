@@ -1,9 +1,10 @@
 //===- Commands.cpp - `sonde infer` and `sonde check` ---------------------===//
 //
 //   sonde infer TRACE... [-o invariants.yaml] [--min-support N]
-//                        [--range-margin X]
+//                        [--range-margin X] [--look-ahead N]
 //   sonde check TRACE... --invariants invariants.yaml [--json]
 //                        [--follow [--interval S] [--idle S]]
+//                        [--look-ahead N]
 //
 // Both read each trace and hand its events, one at a time and in order, to
 // an Inferrer or a Checker (Invariants.h), from each trace read as a
@@ -42,23 +43,27 @@ void diag(const char *Level, const std::string &Msg) {
 
 const char InferUsage[] =
     "usage: sonde infer TRACE... [-o FILE] [--min-support N] "
-    "[--range-margin X]\n\n"
+    "[--range-margin X]\n"
+    "                   [--look-ahead N]\n\n"
     "Learns invariants from traces of runs known to be good and writes them\n"
     "as YAML (to standard output without -o). --min-support N (default 10):\n"
     "keep an invariant only when it held N times; --range-margin X (default\n"
     "0.5): widen each value range seen by X times its width on each side.\n"
-    "See docs/invariants.md.\n";
+    "--look-ahead N (default 1048576): records held to put a trace in\n"
+    "order. See docs/invariants.md.\n";
 
 const char CheckUsage[] =
     "usage: sonde check TRACE... --invariants FILE [--json]\n"
-    "                   [--follow [--interval S] [--idle S]]\n\n"
+    "                   [--follow [--interval S] [--idle S]] [--look-ahead "
+    "N]\n\n"
     "Checks traces against invariants learned by 'sonde infer': each\n"
     "violation in words, with the first record that breaks it and how many\n"
     "do. Exit status: 0 none, 1 a violation, 2 a usage error or an input\n"
     "that cannot be read. --follow: check the traces while they are\n"
     "written, again every time they grow (polled every --interval S\n"
     "seconds, default 1), until every one has ended or none grew for\n"
-    "--idle S seconds (default 60). See docs/invariants.md.\n";
+    "--idle S seconds (default 60). --look-ahead N (default 1048576):\n"
+    "records held to put a trace in order. See docs/invariants.md.\n";
 
 int usage(bool Infer, const std::string &Msg) {
   diag("error", Msg);
@@ -68,7 +73,7 @@ int usage(bool Infer, const std::string &Msg) {
 
 /// Reads each trace and feeds its events in order. A file that is not a
 /// trace is an error; a torn one is read as far as it goes, with a warning.
-bool readEach(const std::vector<std::string> &Inputs,
+bool readEach(const std::vector<std::string> &Inputs, size_t LookAhead,
               std::vector<std::string> &Files,
               const std::function<void(const Trace &, const Event &)> &Observe,
               const std::function<void()> &EndTrace) {
@@ -82,15 +87,15 @@ bool readEach(const std::vector<std::string> &Inputs,
     diag("warning", Why);
   for (const std::string &F : Files) {
     Trace T; // a stream over the file, read whole when small (OpenWhole.cpp)
-    if (!openTraceWhole(F, T, Error)) {
+    if (!openTraceWhole(F, T, Error, LookAhead)) {
       diag("error", Error);
       return false;
     }
     for (const Event &E : events(T))
       Observe(T, E);
     EndTrace();
-    if (const std::string &Problem = problemsRead(T); !Problem.empty())
-      diag("warning", F + ": " + Problem + "; read up to there");
+    for (const std::string &W : readWarnings(T, F))
+      diag("warning", W);
   }
   return true;
 }
@@ -102,7 +107,7 @@ bool readEach(const std::vector<std::string> &Inputs,
 /// parts' order, so the result is the one a single Checker over the files
 /// in order gives. Messages come in the files' order too. False (said)
 /// when a file cannot be read.
-bool checkAll(const std::vector<std::string> &Inputs,
+bool checkAll(const std::vector<std::string> &Inputs, size_t LookAhead,
               std::vector<std::string> &Files,
               const std::vector<Invariant> &Invs, CheckReport &Out) {
   std::string Error;
@@ -136,13 +141,13 @@ bool checkAll(const std::vector<std::string> &Inputs,
       for (const std::string &F : Groups[I]) {
         Trace
             T; // a stream over the file, read whole when small (OpenWhole.cpp)
-        if (!openTraceWhole(F, T, P.Error))
+        if (!openTraceWhole(F, T, P.Error, LookAhead))
           break;
         for (const Event &E : events(T))
           C.observe(T, E);
         C.endTrace();
-        if (const std::string &Problem = problemsRead(T); !Problem.empty())
-          P.Warnings.push_back(F + ": " + Problem + "; read up to there");
+        for (std::string &W : readWarnings(T, F))
+          P.Warnings.push_back(std::move(W));
       }
       P.Report = C.finish();
     }
@@ -263,6 +268,7 @@ int runInvariantCommand(int Argc, char **Argv) {
   bool Json = false, Ended = false, Follow = false;
   InferOptions Opt;
   FollowOptions FOpt;
+  size_t LookAhead = 0; ///< 0: the stream's default
   for (int I = 2; I < Argc; ++I) {
     std::string A = Argv[I];
     if (Ended || A.empty() || A[0] != '-' || A == "-") {
@@ -290,10 +296,11 @@ int runInvariantCommand(int Argc, char **Argv) {
       (Flag == "--json" ? Json : Follow) = true;
       continue;
     }
-    bool Known = Infer ? (Flag == "-o" || Flag == "--output" ||
-                          Flag == "--min-support" || Flag == "--range-margin")
-                       : (Flag == "--invariants" || Flag == "--interval" ||
-                          Flag == "--idle");
+    bool Known = Flag == "--look-ahead" ||
+                 (Infer ? (Flag == "-o" || Flag == "--output" ||
+                           Flag == "--min-support" || Flag == "--range-margin")
+                        : (Flag == "--invariants" || Flag == "--interval" ||
+                           Flag == "--idle"));
     if (!Known)
       return usage(Infer, "unknown option '" + A + "' for '" + Argv[1] + "'");
     if (!Inline) {
@@ -302,7 +309,15 @@ int runInvariantCommand(int Argc, char **Argv) {
       Value = Argv[++I];
     }
     char *End = nullptr;
-    if (Flag == "--min-support") {
+    if (Flag == "--look-ahead") {
+      errno = 0;
+      unsigned long long N = std::strtoull(Value.c_str(), &End, 10);
+      if (Value.empty() || *End || errno || N < 1 || Value[0] == '-')
+        return usage(Infer, "'--look-ahead' takes a number of events (1 or "
+                            "more), not '" +
+                                Value + "'");
+      LookAhead = static_cast<size_t>(N);
+    } else if (Flag == "--min-support") {
       errno = 0;
       unsigned long long N = std::strtoull(Value.c_str(), &End, 10);
       if (Value.empty() || *End || errno || N == 0 || Value[0] == '-')
@@ -336,7 +351,7 @@ int runInvariantCommand(int Argc, char **Argv) {
   if (Infer) {
     Inferrer In(Opt);
     if (!readEach(
-            Inputs, Files,
+            Inputs, LookAhead, Files,
             [&](const Trace &T, const Event &E) { In.observe(T, E); },
             [&] { In.endTrace(); }))
       return 2;
@@ -371,9 +386,10 @@ int runInvariantCommand(int Argc, char **Argv) {
   }
   CheckReport R;
   if (Follow) {
+    FOpt.LookAhead = LookAhead;
     if (!followCheck(Inputs, Invs, FOpt, R))
       return 2;
-  } else if (!checkAll(Inputs, Files, Invs, R)) {
+  } else if (!checkAll(Inputs, LookAhead, Files, Invs, R)) {
     return 2;
   }
   for (const std::string &N : R.Notes)

@@ -70,6 +70,7 @@ bool followCheck(const std::vector<std::string> &Inputs,
   using Clock = std::chrono::steady_clock;
   std::vector<std::string> Files;
   std::set<const Invariant *> Said;
+  std::set<std::string> LateSaid; ///< files whose late records were said
   uint64_t Last = ~uint64_t(0);
   auto Grew = Clock::now();
   std::vector<std::string> Unread; // files the last check could not open
@@ -84,7 +85,7 @@ bool followCheck(const std::vector<std::string> &Inputs,
       for (const std::string &F : Files) {
         Trace T;
         std::string Error;
-        if (!openTraceWhole(F, T, Error)) {
+        if (!openTraceWhole(F, T, Error, Opt.LookAhead)) {
           AllEnded = false; // its header may not be written yet
           Unread.push_back(Error);
           continue;
@@ -93,6 +94,9 @@ bool followCheck(const std::vector<std::string> &Inputs,
           C.observe(T, E);
         C.endTrace();
         AllEnded &= T.Process.Ended;
+        if (std::string Late = lateWarning(T, F);
+            !Late.empty() && LateSaid.insert(F).second)
+          say("warning", Late);
       }
       Out = C.finish();
       for (const Violation &V : Out.Violations)

@@ -18,6 +18,7 @@ struct FollowOptions {
   double IntervalSeconds = 1; ///< how often the files' sizes are polled
   /// Stop when no file grew for this long and some trace has not ended.
   double IdleSeconds = 60;
+  size_t LookAhead = 0; ///< openTraceWhole()'s
 };
 
 /// Checks the traces the inputs name, again each time they grow, until

@@ -147,10 +147,22 @@ private:
 /// 64 MB is read whole, in one read, its structured values are kept
 /// encoded, and its records are checked as its events are read
 /// (OpenWhole.cpp). Fails as openTrace does.
-bool openTraceWhole(const std::string &Path, Trace &Out, std::string &Error);
+/// `LookAhead`: the events its ordering may hold (0: the stream's
+/// default, TraceStream::setLookAhead).
+bool openTraceWhole(const std::string &Path, Trace &Out, std::string &Error,
+                    size_t LookAhead = 0);
 /// The problems of a trace openTraceWhole() opened, once its events were
 /// read to the end (before, only what its outline showed).
 const std::string &problemsRead(const Trace &T);
+/// What infer and check say of a trace once its events were read: its
+/// problems, the blocks that could not be read again, and the events given
+/// out of order because the look-ahead was full, whose scopes the
+/// invariants then do not see as the program made them. Each a warning
+/// (without "warning: "), naming the file; none when all is well.
+std::vector<std::string> readWarnings(const Trace &T, const std::string &Path);
+/// The last of those alone, or empty: `check --follow` reads growing files,
+/// whose torn ends are no news, but says this once per file.
+std::string lateWarning(const Trace &T, const std::string &Path);
 
 /// The invariants file (YAML, docs/invariants.md): written by infer.
 void writeInvariants(const std::vector<Invariant> &Invariants,

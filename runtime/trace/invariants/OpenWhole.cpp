@@ -77,7 +77,8 @@ bool readWhole(const std::string &Path, FileBytes &Bytes) {
 
 } // namespace
 
-bool openTraceWhole(const std::string &Path, Trace &Out, std::string &Error) {
+bool openTraceWhole(const std::string &Path, Trace &Out, std::string &Error,
+                    size_t LookAhead) {
   auto W = std::make_shared<Whole>();
   if (!readWhole(Path, *W->Bytes) ||
       !W->Stream.openBytes(W->Bytes->Data.get(), W->Bytes->Size, Path, Error,
@@ -87,6 +88,8 @@ bool openTraceWhole(const std::string &Path, Trace &Out, std::string &Error) {
       return false;
     Out.Stream->setEncodedValues(true);
     Out.Stream->setArgsOnlyWhereNamed(true);
+    if (LookAhead)
+      Out.Stream->setLookAhead(LookAhead);
     return true;
   }
   // As openTrace: the caller's copy of the outline, the stream's own.
@@ -95,6 +98,8 @@ bool openTraceWhole(const std::string &Path, Trace &Out, std::string &Error) {
   Out.Stream = std::shared_ptr<TraceStream>(W, &W->Stream);
   Out.Stream->setEncodedValues(true);
   Out.Stream->setArgsOnlyWhereNamed(true);
+  if (LookAhead)
+    Out.Stream->setLookAhead(LookAhead);
   return true;
 }
 
@@ -102,6 +107,35 @@ const std::string &problemsRead(const Trace &T) {
   // The stream's own trace: the caller's copy of the outline was made
   // before the records were read.
   return T.Stream ? T.Stream->trace().Problem : T.Problem;
+}
+
+std::vector<std::string> readWarnings(const Trace &T, const std::string &Path) {
+  std::vector<std::string> Out;
+  if (const std::string &Problem = problemsRead(T); !Problem.empty())
+    Out.push_back(Path + ": " + Problem + "; read up to there");
+  if (!T.Stream)
+    return Out;
+  if (uint64_t N = T.Stream->unreadBlocks())
+    Out.push_back(Path + ": " + std::to_string(N) +
+                  " blocks of records could not be read again (the file was "
+                  "cut or removed while sonde read it); their records were "
+                  "not checked");
+  if (std::string Late = lateWarning(T, Path); !Late.empty())
+    Out.push_back(std::move(Late));
+  return Out;
+}
+
+std::string lateWarning(const Trace &T, const std::string &Path) {
+  uint64_t N = T.Stream ? T.Stream->late() : 0;
+  if (!N)
+    return {};
+  return Path + ": " + std::to_string(N) +
+         " records were given before an earlier one: a region held, or a "
+         "thread stayed silent for, more than the look-ahead of " +
+         std::to_string(T.Stream->lookAhead()) +
+         " records; an invariant over a scope around them may be reported "
+         "broken, or not checked, where it held (--look-ahead N holds more, "
+         "about 120 bytes each; docs/invariants.md, \"Long traces\")";
 }
 
 } // namespace sonde::trace::inv

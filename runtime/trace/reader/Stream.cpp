@@ -515,6 +515,8 @@ uint64_t TraceStream::late() const {
 
 void TraceStream::setLookAhead(size_t Events) { I->LookAhead = Events; }
 
+size_t TraceStream::lookAhead() const { return I->LookAhead; }
+
 void TraceStream::setWalkThread(WalkThread W) { I->Walker = W; }
 
 void TraceStream::setEncodedValues(bool On) { I->D.EncodedValues = On; }

@@ -57,7 +57,7 @@
 // RLOOKZERO: sonde: error: '--look-ahead' takes a number of events (1 or more), not '0'
 // RLOOKZERO: exit 2
 // RUN: sh -c '%sonde-trace info %t/-run --look-ahead 5 2>&1; echo "exit $?"' | FileCheck %s --check-prefix=ILOOK
-// ILOOK: sonde: error: '--look-ahead' is an option of 'summary', 'export', 'merge', 'report' and 'dump', not of 'info'
+// ILOOK: sonde: error: '--look-ahead' is an option of 'summary', 'export', 'merge', 'report', 'dump', 'infer' and 'check', not of 'info'
 // ILOOK: exit 2
 // The warm-up steps the rates keep apart (docs/rates.md): 0 or more.
 // RUN: sh -c '%sonde-trace summary %t/-run --warmup=-1 2>&1; echo "exit $?"' | FileCheck %s --check-prefix=WARMNEG
