@@ -244,25 +244,28 @@ private:
   /// for array items: their place says their index), its depth, what it
   /// is, and for a leaf (Scalar, Text) its stream.
   struct Tok {
-    std::string Name;
-    uint8_t Depth = 0;
+    // What a record's plan reads of each leaf first, in its first cache
+    // line: a model state record runs through two dozen tokens of one of
+    // eight parameters' layouts, more than the first-level cache holds.
     Cat C = Cat::None;
     Origin O = Origin::Watch;
+    uint8_t Depth = 0;
     bool HashField = false;
-    uint32_t Stream = 0;
-    /// The key of a file's string table (FlatNode::TableKey) that had
-    /// Name in trace KeyGen: the same pointer then needs no comparison.
-    mutable const std::string *Key = nullptr;
-    mutable uint64_t KeyGen = 0;
     /// A leaf whose stream's sinks are all pure: the value last sent (a
     /// scalar's kind and bits, a string's text, an array's memoKey()), and
     /// whether it broke nothing.
     Value::Kind MemoK = Value::Kind::Null;
     bool Held = false;
-    uint64_t MemoBits = 0;
-    std::string MemoS;
     /// A point of this leaf was sent: its sinks' quiet() holds from then.
     bool Sent = false;
+    uint32_t Stream = 0;
+    uint64_t MemoBits = 0;
+    std::string MemoS;
+    std::string Name;
+    /// The key of a file's string table (FlatNode::TableKey) that had
+    /// Name in trace KeyGen: the same pointer then needs no comparison.
+    mutable const std::string *Key = nullptr;
+    mutable uint64_t KeyGen = 0;
   };
   /// The nodes of a site's records (of one parameter's, for model state),
   /// as the last record had them. Records of a site have the same shape
