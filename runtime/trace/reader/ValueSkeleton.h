@@ -5,12 +5,15 @@
 // it ends: the encoding gives a value no length. Most structured values of
 // a site repeat a structure (a model state record's keys, tags and counts
 // are its parameter's, record after record). The walk keeps a few per site,
-// each numbered: a value with one of them is checked by comparing, node by
-// node, the bytes that do not change (key id, tag, count) and stepping over
-// those that do (the leaves' payloads), and is given that number
-// (Value::Encoding::Shape). The Feed, which reads each value again by its
-// layout's shape, then trusts a number it has read that shape from, and
-// reads only the payloads (readByShape(), ValueDecode.h).
+// each numbered: a value with one of them is checked by comparing the bytes
+// that do not change (key id, tag, count), eight at a time under a mask,
+// and stepping over those that do (the leaves' payloads), and is given
+// that number (Value::Encoding::Shape). An exact skeleton also fixes each
+// string's and varint's length, so that its values' payloads are all at
+// the same places (Value::Encoding::ShapeExact). The Feed, which reads
+// each value again by its layout's shape, then trusts a number it has read
+// that shape from, and reads only the payloads (readByShape(), or
+// readAtPlaces() for an exact number; ValueDecode.h).
 //
 // Private to the trace library.
 //
