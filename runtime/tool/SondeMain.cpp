@@ -326,7 +326,12 @@ int main(int Argc, char **Argv) {
   // --help and --version win over anything else on the line.
   for (int I = 2; I < Argc && std::strcmp(Argv[I], "--") != 0; ++I) {
     if (!std::strcmp(Argv[I], "--help") || !std::strcmp(Argv[I], "-h")) {
-      std::fputs(usage(Cmd).c_str(), stdout);
+      // infer and check say more than their line of the table: their
+      // options' defaults, their exit status (invariants/Commands.cpp).
+      if (O.Command == "infer" || O.Command == "check")
+        sonde::trace::inv::printInvariantUsage(O.Command);
+      else
+        std::fputs(usage(Cmd).c_str(), stdout);
       return 0;
     }
     if (!std::strcmp(Argv[I], "--version")) {

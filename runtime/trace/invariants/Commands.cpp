@@ -261,6 +261,10 @@ bool finishOutput(std::FILE *Out, const std::string &Name, bool ToFile) {
 
 } // namespace
 
+void printInvariantUsage(const std::string &Command) {
+  std::fputs(Command == "infer" ? InferUsage : CheckUsage, stdout);
+}
+
 int runInvariantCommand(int Argc, char **Argv) {
   bool Infer = std::strcmp(Argv[1], "infer") == 0;
   std::vector<std::string> Inputs;

@@ -177,6 +177,10 @@ bool readInvariants(const std::string &Path, std::vector<Invariant> &Out,
 /// as docs/invariants.md says: 0 clean, 1 a violation (check) or a failed
 /// output, 2 a usage error or a file that cannot be read.
 int runInvariantCommand(int Argc, char **Argv);
+/// `sonde infer --help` / `sonde check --help` (`Command`: "infer" or
+/// "check"): its usage, with its options' defaults and exit status, on
+/// standard output.
+void printInvariantUsage(const std::string &Command);
 
 } // namespace sonde::trace::inv
 

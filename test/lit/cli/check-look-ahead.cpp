@@ -28,3 +28,17 @@
 // RUN: sh -c '%sonde-trace infer %t --look-ahead=many 2>&1; echo "exit $?"' | FileCheck %s --check-prefix=WORD
 // WORD: sonde: error: '--look-ahead' takes a number of events (1 or more), not 'many'
 // WORD: exit 2
+//
+// --help says so too: infer's and check's usage, with their options'
+// defaults and exit status, on standard output; it wins over anything else
+// on the line, as for every command.
+// RUN: sh -c '%sonde-trace check --help; echo "exit $?"' | FileCheck %s --check-prefix=CHELP
+// CHELP: usage: sonde check TRACE... --invariants FILE [--json]
+// CHELP: [--look-ahead N]
+// CHELP: Exit status: 0 none, 1 a violation, 2 a usage error or an input
+// CHELP: --look-ahead N (default 1048576)
+// CHELP: exit 0
+// RUN: sh -c '%sonde-trace infer --bogus -h; echo "exit $?"' | FileCheck %s --check-prefix=IHELP
+// IHELP: usage: sonde infer TRACE... [-o FILE] [--min-support N] [--range-margin X]
+// IHELP: --min-support N (default 10)
+// IHELP: exit 0
