@@ -226,9 +226,9 @@ void Feed::close(std::vector<OpenScope> &Stack) {
 
 void Feed::endTrace() {
   giveBack();
-  for (auto &[Thread, Stack] : Stacks)
-    while (!Stack.empty())
-      close(Stack);
+  for (auto &[Thread, Scopes] : Stacks)
+    while (!Scopes.Open.empty())
+      close(Scopes.Open);
   if (Cur)
     for (Sink *K : Sinks)
       K->traceEnded(*this);
@@ -254,15 +254,37 @@ void Feed::observe(const Trace &T, const Event &E) {
     LastStack = &Stacks[E.Thread];
     LastThread = E.Thread;
   }
-  std::vector<OpenScope> &Stack = *LastStack;
+  std::vector<OpenScope> &Stack = LastStack->Open;
+  // Records come in start order; one that starts before a record already
+  // given on its thread went out after it because the look-ahead was full.
+  bool OutOfOrder = E.Ts < LastStack->LatestStart;
+  LastStack->LatestStart = std::max(LastStack->LatestStart, E.Ts);
   bool IsRegion = E.Kind == EventKind::Region;
   int64_t End = E.Ts + (IsRegion ? E.Dur : 0);
-  // Records come in start order: one that does not fit in the innermost
-  // open region starts after it, and so does every later one.
-  while (!Stack.empty() &&
-         !(E.Ts >= Stack.back().Start && End <= Stack.back().End))
-    close(Stack);
-  for (OpenScope &S : Stack) {
+  auto Holds = [](int64_t Start, int64_t Stop, const OpenScope &S) {
+    return Start <= S.Start && S.End <= Stop;
+  };
+  // A region given after open scopes it holds (only a region comes late:
+  // the rest of a thread's records keep their order) goes under them, and
+  // they stay open: it is not a record past their end.
+  size_t Under = Stack.size();
+  if (IsRegion && OutOfOrder) {
+    while (Under > 0 && Holds(E.Ts, End, Stack[Under - 1]))
+      --Under;
+    if (Under > 0 &&
+        !(Stack[Under - 1].Start <= E.Ts && End <= Stack[Under - 1].End))
+      Under = Stack.size(); // not nested as a region is: as any record
+  }
+  if (Under == Stack.size()) {
+    // Records come in start order: one that does not fit in the innermost
+    // open region starts after it, and so does every later one.
+    while (!Stack.empty() &&
+           !(E.Ts >= Stack.back().Start && End <= Stack.back().End))
+      close(Stack);
+    Under = Stack.size();
+  }
+  for (size_t I = 0; I < Under; ++I) {
+    OpenScope &S = Stack[I];
     if (S.Pos.size() <= Site)
       S.Pos.resize(Names.size(), -1);
     if (S.Pos[Site] < 0) {
@@ -318,7 +340,7 @@ void Feed::observe(const Trace &T, const Event &E) {
     S.End = End;
     S.Iter = NextIter++;
     S.Thread = E.Thread;
-    S.Partial = E.Unfinished;
+    S.Partial = E.Unfinished || OutOfOrder;
     if (!PosPool.empty()) {
       S.Pos = std::move(PosPool.back());
       PosPool.pop_back();
@@ -327,7 +349,7 @@ void Feed::observe(const Trace &T, const Event &E) {
       S.Children = std::move(ChildPool.back());
       ChildPool.pop_back();
     }
-    Stack.push_back(std::move(S));
+    Stack.insert(Stack.begin() + static_cast<ptrdiff_t>(Under), std::move(S));
   }
 }
 

@@ -33,6 +33,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -72,7 +73,11 @@ struct OpenScope {
   int64_t Start = 0, End = 0;
   uint64_t Iter = 0; ///< a number unique to this iteration
   uint32_t Thread = 0;
-  bool Partial = false; ///< unfinished: the process ended inside it
+  /// Judged by no relation: the process ended inside it (unfinished), or
+  /// its region's record came after records it holds (given early because
+  /// the reader's look-ahead was full, TraceStream::late()), so it saw
+  /// only the rest of them.
+  bool Partial = false;
   /// The sites that occurred inside, in first-occurrence order, with the
   /// time of that first record.
   struct Child {
@@ -434,9 +439,14 @@ private:
   };
   std::vector<StreamSinks> ToSinks;
   const std::vector<Sink *> *CurSinks = nullptr;
-  std::unordered_map<uint32_t, std::vector<OpenScope>> Stacks; ///< by thread
-  /// The stack of the thread of the last record (null after a clear).
-  std::vector<OpenScope> *LastStack = nullptr;
+  /// A thread's open regions, and the latest start of its records so far.
+  struct ThreadScopes {
+    std::vector<OpenScope> Open;
+    int64_t LatestStart = INT64_MIN;
+  };
+  std::unordered_map<uint32_t, ThreadScopes> Stacks; ///< by thread
+  /// The scopes of the thread of the last record (null after a clear).
+  ThreadScopes *LastStack = nullptr;
   uint32_t LastThread = 0;
   /// Closed scopes' tables and child lists, for the scopes opened next:
   /// a region per step would otherwise grow a list of its own each step.

@@ -133,8 +133,8 @@ std::string lateWarning(const Trace &T, const std::string &Path) {
          " records were given before an earlier one: a region held, or a "
          "thread stayed silent for, more than the look-ahead of " +
          std::to_string(T.Stream->lookAhead()) +
-         " records; an invariant over a scope around them may be reported "
-         "broken, or not checked, where it held (--look-ahead N holds more, "
+         " records; the order and containment invariants are not checked "
+         "over the iterations of such a region (--look-ahead N holds more, "
          "about 120 bytes each; docs/invariants.md, \"Long traces\")";
 }
 

@@ -2,15 +2,15 @@
 // program made them (a region before what it holds), holding at most
 // --look-ahead records (default 1048576) to do it. A region that holds more
 // (a training loop inside `train`, in a run of days) lets records go out
-// before it, and the scopes the invariants are about are then not seen as
-// the program made them. Each command says so once per file, with the
-// count; a larger look-ahead holds them all.
+// before it: such a region's iterations are then judged by no relation
+// (they saw only part of what they hold), and each command says so once
+// per file, with the count; a larger look-ahead holds them all.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %sonde-trace infer %S/../../../fuzz/corpus/trace/threads.sonde -o %t/inv.yaml 2>&1 | FileCheck %s --check-prefix=FITS
 // FITS-NOT: warning
 // FITS: sonde: note: 4 invariants from 1 trace
 // RUN: sh -c '%sonde-trace check --invariants %t/inv.yaml %S/../../../fuzz/corpus/trace/threads.sonde --look-ahead 1 2>&1; echo "exit $?"' | FileCheck %s --check-prefix=LATE
-// LATE: sonde: warning: {{.*}}threads.sonde: 34 records were given before an earlier one: a region held, or a thread stayed silent for, more than the look-ahead of 1 records; an invariant over a scope around them may be reported broken, or not checked, where it held (--look-ahead N holds more, about 120 bytes each; docs/invariants.md, "Long traces")
+// LATE: sonde: warning: {{.*}}threads.sonde: 34 records were given before an earlier one: a region held, or a thread stayed silent for, more than the look-ahead of 1 records; the order and containment invariants are not checked over the iterations of such a region (--look-ahead N holds more, about 120 bytes each; docs/invariants.md, "Long traces")
 // LATE-NOT: warning
 // LATE: sonde check: 0 of 4 invariants violated in 1 trace (52 records)
 // LATE: exit 0
