@@ -255,18 +255,23 @@ void Feed::observe(const Trace &T, const Event &E) {
     LastThread = E.Thread;
   }
   std::vector<OpenScope> &Stack = LastStack->Open;
-  // Records come in start order; one that starts before a record already
-  // given on its thread went out after it because the look-ahead was full.
-  bool OutOfOrder = E.Ts < LastStack->LatestStart;
-  LastStack->LatestStart = std::max(LastStack->LatestStart, E.Ts);
   bool IsRegion = E.Kind == EventKind::Region;
   int64_t End = E.Ts + (IsRegion ? E.Dur : 0);
   auto Holds = [](int64_t Start, int64_t Stop, const OpenScope &S) {
     return Start <= S.Start && S.End <= Stop;
   };
-  // A region given after open scopes it holds (only a region comes late:
-  // the rest of a thread's records keep their order) goes under them, and
-  // they stay open: it is not a record past their end.
+  // A thread's records come in program order, a region before what it
+  // holds; when the look-ahead was full, a region comes after records it
+  // holds (only a region: the rest keep their order). Such a region starts
+  // before a record already given, or (the same nanosecond) holds the
+  // innermost open scope and more.
+  bool OutOfOrder =
+      E.Ts < LastStack->LatestStart ||
+      (IsRegion && !Stack.empty() && Holds(E.Ts, End, Stack.back()) &&
+       (E.Ts < Stack.back().Start || Stack.back().End < End));
+  LastStack->LatestStart = std::max(LastStack->LatestStart, E.Ts);
+  // It goes under the open scopes it holds, which stay open: it is not a
+  // record past their end.
   size_t Under = Stack.size();
   if (IsRegion && OutOfOrder) {
     while (Under > 0 && Holds(E.Ts, End, Stack[Under - 1]))

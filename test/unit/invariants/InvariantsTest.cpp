@@ -336,6 +336,26 @@ TEST_F(Relations, ARegionGivenAfterWhatItHoldsIsJudgedByNoRelation) {
   EXPECT_TRUE(R.Violations.empty()) << describe(R);
 }
 
+TEST_F(Relations, ALateRegionOfTheSameNanosecondIsToldByWhatItHolds) {
+  // The same when every record given before the region started when it
+  // did: the first step's region, given first, starts at the epoch's
+  // nanosecond, and the epoch holds it and more.
+  Knobs K = Third;
+  K.Epochs = 2;
+  Trace Run = makeRun(K);
+  std::vector<Invariant> Learnt = learn(goodRuns(K), /*MinSupport=*/4);
+  std::vector<Event> &Ev = Run.Events;
+  for (size_t I = 0; I + 1 < Ev.size(); ++I)
+    if (Run.Sites[Ev[I].Site].Name == "epoch.block") {
+      Ev[I].Dur += Ev[I].Ts - Ev[I + 1].Ts;
+      Ev[I].Ts = Ev[I + 1].Ts; // the first step's start
+      std::swap(Ev[I], Ev[I + 1]);
+      ++I;
+    }
+  CheckReport R = check(Learnt, Run);
+  EXPECT_TRUE(R.Violations.empty()) << describe(R);
+}
+
 TEST_F(Relations, AGoodRunBreaksNothing) {
   CheckReport R = check(Invs, makeRun(Third));
   EXPECT_TRUE(R.Violations.empty()) << describe(R);
