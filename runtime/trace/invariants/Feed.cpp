@@ -264,11 +264,13 @@ void Feed::observe(const Trace &T, const Event &E) {
   // holds; when the look-ahead was full, a region comes after records it
   // holds (only a region: the rest keep their order). Such a region starts
   // before a record already given, or (the same nanosecond) holds the
-  // innermost open scope and more.
+  // innermost open scope and more. Only when its stream gave records early
+  // (TraceStream::late()): a damaged record's time alone is not trusted.
   bool OutOfOrder =
-      E.Ts < LastStack->LatestStart ||
-      (IsRegion && !Stack.empty() && Holds(E.Ts, End, Stack.back()) &&
-       (E.Ts < Stack.back().Start || Stack.back().End < End));
+      (E.Ts < LastStack->LatestStart ||
+       (IsRegion && !Stack.empty() && Holds(E.Ts, End, Stack.back()) &&
+        (E.Ts < Stack.back().Start || Stack.back().End < End))) &&
+      (!T.Stream || T.Stream->late() != 0);
   LastStack->LatestStart = std::max(LastStack->LatestStart, E.Ts);
   // It goes under the open scopes it holds, which stay open: it is not a
   // record past their end.
