@@ -265,7 +265,8 @@ void Feed::observe(const Trace &T, const Event &E) {
   // holds (only a region: the rest keep their order). Such a region starts
   // before a record already given, or (the same nanosecond) holds the
   // innermost open scope and more. Only when its stream gave records early
-  // (TraceStream::late()): a damaged record's time alone is not trusted.
+  // (TraceStream::late()): a damaged record's time alone is not trusted
+  // (events a caller gives without a stream are taken at their times).
   bool OutOfOrder =
       (E.Ts < LastStack->LatestStart ||
        (IsRegion && !Stack.empty() && Holds(E.Ts, End, Stack.back()) &&
