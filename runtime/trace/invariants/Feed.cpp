@@ -267,16 +267,19 @@ void Feed::observe(const Trace &T, const Event &E) {
   // innermost open scope and more. Only when its stream gave records early
   // (TraceStream::late()): a damaged record's time alone is not trusted
   // (events a caller gives without a stream are taken at their times).
-  bool OutOfOrder =
-      (E.Ts < LastStack->LatestStart ||
-       (IsRegion && !Stack.empty() && Holds(E.Ts, End, Stack.back()) &&
-        (E.Ts < Stack.back().Start || Stack.back().End < End))) &&
-      (!T.Stream || T.Stream->late() != 0);
-  LastStack->LatestStart = std::max(LastStack->LatestStart, E.Ts);
+  // (Only a region's lateness changes anything: the test is made for
+  // regions alone.)
+  bool OutOfOrder = IsRegion &&
+                    (E.Ts < LastStack->LatestStart ||
+                     (!Stack.empty() && Holds(E.Ts, End, Stack.back()) &&
+                      (E.Ts < Stack.back().Start || Stack.back().End < End))) &&
+                    (!T.Stream || T.Stream->late() != 0);
+  if (E.Ts > LastStack->LatestStart)
+    LastStack->LatestStart = E.Ts;
   // It goes under the open scopes it holds, which stay open: it is not a
   // record past their end.
   size_t Under = Stack.size();
-  if (IsRegion && OutOfOrder) {
+  if (OutOfOrder) {
     while (Under > 0 && Holds(E.Ts, End, Stack[Under - 1]))
       --Under;
     if (Under > 0 &&
@@ -357,7 +360,10 @@ void Feed::observe(const Trace &T, const Event &E) {
       S.Children = std::move(ChildPool.back());
       ChildPool.pop_back();
     }
-    Stack.insert(Stack.begin() + static_cast<ptrdiff_t>(Under), std::move(S));
+    if (Under == Stack.size())
+      Stack.push_back(std::move(S));
+    else // a late region, under the open scopes it holds
+      Stack.insert(Stack.begin() + static_cast<ptrdiff_t>(Under), std::move(S));
   }
 }
 

@@ -41,10 +41,8 @@ public:
 
   /// Appends a value-initialized T.
   T &emplace_back() {
-    if ((Size >> Shift) == Chunks.size())
-      // Not make_unique, which would zero the chunk before its use does.
-      Chunks.emplace_back(new Storage[ChunkSize]); // NOLINT
-
+    if (__builtin_expect((Size >> Shift) == Chunks.size(), 0))
+      addChunk();
     T *At = ::new (static_cast<void *>(&slot(Size))) T();
     ++Size;
     return *At;
@@ -52,6 +50,11 @@ public:
 
 private:
   static constexpr size_t ChunkSize = size_t(1) << Shift;
+  /// Out of line: the events walk inlines emplace_back() once a record.
+  __attribute__((noinline)) void addChunk() {
+    // Not make_unique, which would zero the chunk before its use does.
+    Chunks.emplace_back(new Storage[ChunkSize]); // NOLINT
+  }
   struct Storage {
     alignas(T) unsigned char Bytes[sizeof(T)];
   };
