@@ -505,19 +505,14 @@ int main(int Argc, char **Argv) {
   }
   // Never silent: what could not be read again, or put in order.
   for (const Trace &T : Traces)
-    if (T.Stream && T.Stream->unreadBlocks())
-      diag("warning", T.Path + ": " + std::to_string(T.Stream->unreadBlocks()) +
-                          " blocks of records could not be read again (the "
-                          "file was cut or removed while sonde read it); "
-                          "their events are missing from the output");
+    if (std::string Unread = T.Stream ? T.Stream->unreadText() : "";
+        !Unread.empty())
+      diag("warning", T.Path + ": " + Unread +
+                          "; their events are missing from the output");
   for (const Trace &T : Traces)
-    if (T.Stream && T.Stream->late())
-      diag("note", T.Path + ": " + std::to_string(T.Stream->late()) +
-                       " events were given before an earlier one: a region "
-                       "held, or a thread stayed silent for, more than the "
-                       "look-ahead of " +
-                       std::to_string(O.LookAhead) +
-                       " events (--look-ahead; docs/exports.md, \"Order\")");
+    if (std::string Late = T.Stream ? T.Stream->lateText() : ""; !Late.empty())
+      diag("note", T.Path + ": " + Late +
+                       " (--look-ahead; docs/exports.md, \"Order\")");
   // Every write: a failed one sets the stream's error flag, which the
   // final flush alone would not report (its data was already dropped).
   std::string Where = ToFile ? O.Output : "standard output";

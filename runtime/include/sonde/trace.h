@@ -336,12 +336,16 @@ public:
   /// Events that went out of order because the look-ahead was full (a
   /// region open for longer than it holds, a thread silent for as long).
   uint64_t late() const;
+  /// What late() means, for a command to say ("N events were given before
+  /// an earlier one: ..."), or empty when none was.
+  std::string lateText() const;
   /// Events blocks that could not be read again for the events (the file
   /// was cut or removed after open()): their events are missing.
   uint64_t unreadBlocks() const;
+  /// What unreadBlocks() means, or empty when none was.
+  std::string unreadText() const;
   /// How many events the ordering may hold (default 1 << 20).
   void setLookAhead(size_t Events);
-  size_t lookAhead() const;
   /// Where the events walk runs: on a thread of its own, a few batches
   /// ahead of the caller (Always), or on the caller's thread (Never, and
   /// Auto: measured faster on idle and busy machines alike). The events and

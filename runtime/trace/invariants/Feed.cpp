@@ -257,8 +257,12 @@ void Feed::observe(const Trace &T, const Event &E) {
   std::vector<OpenScope> &Stack = LastStack->Open;
   bool IsRegion = E.Kind == EventKind::Region;
   int64_t End = E.Ts + (IsRegion ? E.Dur : 0);
-  auto Holds = [](int64_t Start, int64_t Stop, const OpenScope &S) {
-    return Start <= S.Start && S.End <= Stop;
+  // The record holds scope S / fits in scope S.
+  auto Holds = [&](const OpenScope &S) {
+    return E.Ts <= S.Start && S.End <= End;
+  };
+  auto Fits = [&](const OpenScope &S) {
+    return S.Start <= E.Ts && End <= S.End;
   };
   // A thread's records come in program order, a region before what it
   // holds; when the look-ahead was full, a region comes after records it
@@ -271,7 +275,7 @@ void Feed::observe(const Trace &T, const Event &E) {
   // regions alone.)
   bool OutOfOrder = IsRegion &&
                     (E.Ts < LastStack->LatestStart ||
-                     (!Stack.empty() && Holds(E.Ts, End, Stack.back()) &&
+                     (!Stack.empty() && Holds(Stack.back()) &&
                       (E.Ts < Stack.back().Start || Stack.back().End < End))) &&
                     (!T.Stream || T.Stream->late() != 0);
   if (E.Ts > LastStack->LatestStart)
@@ -280,17 +284,15 @@ void Feed::observe(const Trace &T, const Event &E) {
   // record past their end.
   size_t Under = Stack.size();
   if (OutOfOrder) {
-    while (Under > 0 && Holds(E.Ts, End, Stack[Under - 1]))
+    while (Under > 0 && Holds(Stack[Under - 1]))
       --Under;
-    if (Under > 0 &&
-        !(Stack[Under - 1].Start <= E.Ts && End <= Stack[Under - 1].End))
+    if (Under > 0 && !Fits(Stack[Under - 1]))
       Under = Stack.size(); // not nested as a region is: as any record
   }
   if (Under == Stack.size()) {
     // Records come in start order: one that does not fit in the innermost
     // open region starts after it, and so does every later one.
-    while (!Stack.empty() &&
-           !(E.Ts >= Stack.back().Start && End <= Stack.back().End))
+    while (!Stack.empty() && !Fits(Stack.back()))
       close(Stack);
     Under = Stack.size();
   }
@@ -785,6 +787,7 @@ bool Feed::readAs(const Value::Encoding &Enc, Layout &L) {
   // reset it.)
   // A number whose values have every payload at one place (an exact one)
   // has them read there, the nodes between not walked.
+  bool KeyChecked = false;
   if (Enc.Shape && L.ShapeNo == Enc.Shape) {
     if (L.PlacesOk) {
       // The key first: another parameter's record of the same structure
@@ -794,6 +797,7 @@ bool Feed::readAs(const Value::Encoding &Enc, Layout &L) {
         if (std::string_view(reinterpret_cast<const char *>(Enc.Data) + K.At,
                              K.Len) != L.KeyText)
           return false;
+        KeyChecked = true;
       }
       detail::readAtPlaces(Enc, L.Places, L.Nodes.data());
     } else {
@@ -803,15 +807,15 @@ bool Feed::readAs(const Value::Encoding &Enc, Layout &L) {
     if (!detail::flattenAs(Enc, L.Sig.data(), L.Sig.size(), L.Nodes.data()))
       return false;
     L.ShapeNo = Enc.Shape;
-    L.PlacesOk =
-        Enc.Shape && Enc.ShapeExact &&
-        detail::payloadPlaces(Enc, L.Sig.data(), L.Sig.size(), L.Places);
+    L.PlacesOk = Enc.Shape && Enc.ShapeExact &&
+                 detail::payloadPlaces(Enc, L.Sig.data(), L.Sig.size(),
+                                       L.Nodes.data(), L.Places);
     L.KeyPlace = ~0u;
     for (size_t I = 0; L.PlacesOk && I < L.Places.size(); ++I)
       if (L.Places[I].Node == L.KeyNode && L.Places[I].K == Value::Kind::String)
         L.KeyPlace = static_cast<uint32_t>(I);
   }
-  if (L.KeyNode != ~0u && L.Nodes[L.KeyNode].S != L.KeyText)
+  if (!KeyChecked && L.KeyNode != ~0u && L.Nodes[L.KeyNode].S != L.KeyText)
     return false;
   Flat.swap(L.Nodes); // until giveBack(), at the end of the record
   Lent = &L;

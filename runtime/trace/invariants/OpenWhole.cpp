@@ -80,22 +80,16 @@ bool readWhole(const std::string &Path, FileBytes &Bytes) {
 bool openTraceWhole(const std::string &Path, Trace &Out, std::string &Error,
                     size_t LookAhead) {
   auto W = std::make_shared<Whole>();
-  if (!readWhole(Path, *W->Bytes) ||
-      !W->Stream.openBytes(W->Bytes->Data.get(), W->Bytes->Size, Path, Error,
-                           true, W->Bytes, /*CheckAsRead=*/true)) {
-    // As every other command opens it, with the same errors.
-    if (!openTrace(Path, Out, Error))
-      return false;
-    Out.Stream->setEncodedValues(true);
-    Out.Stream->setArgsOnlyWhereNamed(true);
-    if (LookAhead)
-      Out.Stream->setLookAhead(LookAhead);
-    return true;
+  if (readWhole(Path, *W->Bytes) &&
+      W->Stream.openBytes(W->Bytes->Data.get(), W->Bytes->Size, Path, Error,
+                          true, W->Bytes, /*CheckAsRead=*/true)) {
+    // As openTrace: the caller's copy of the outline, the stream's own.
+    copyOutline(W->Stream.trace(), Out);
+    // The stream keeps the bytes alive as long as anyone holds it.
+    Out.Stream = std::shared_ptr<TraceStream>(W, &W->Stream);
+  } else if (!openTrace(Path, Out, Error)) {
+    return false; // as every other command opens it, with the same errors
   }
-  // As openTrace: the caller's copy of the outline, the stream's own.
-  copyOutline(W->Stream.trace(), Out);
-  // The stream keeps the bytes alive as long as anyone holds it.
-  Out.Stream = std::shared_ptr<TraceStream>(W, &W->Stream);
   Out.Stream->setEncodedValues(true);
   Out.Stream->setArgsOnlyWhereNamed(true);
   if (LookAhead)
@@ -115,27 +109,21 @@ std::vector<std::string> readWarnings(const Trace &T, const std::string &Path) {
     Out.push_back(Path + ": " + Problem + "; read up to there");
   if (!T.Stream)
     return Out;
-  if (uint64_t N = T.Stream->unreadBlocks())
-    Out.push_back(Path + ": " + std::to_string(N) +
-                  " blocks of records could not be read again (the file was "
-                  "cut or removed while sonde read it); their records were "
-                  "not checked");
+  if (std::string Unread = T.Stream->unreadText(); !Unread.empty())
+    Out.push_back(Path + ": " + Unread + "; their records were not checked");
   if (std::string Late = lateWarning(T, Path); !Late.empty())
     Out.push_back(std::move(Late));
   return Out;
 }
 
 std::string lateWarning(const Trace &T, const std::string &Path) {
-  uint64_t N = T.Stream ? T.Stream->late() : 0;
-  if (!N)
+  std::string Late = T.Stream ? T.Stream->lateText() : std::string();
+  if (Late.empty())
     return {};
-  return Path + ": " + std::to_string(N) +
-         " records were given before an earlier one: a region held, or a "
-         "thread stayed silent for, more than the look-ahead of " +
-         std::to_string(T.Stream->lookAhead()) +
-         " records; the order and containment invariants are not checked "
-         "over the iterations of such a region (--look-ahead N holds more, "
-         "about 120 bytes each; docs/invariants.md, \"Long traces\")";
+  return Path + ": " + Late +
+         "; the order and containment invariants are not checked over the "
+         "iterations of such a region (--look-ahead N holds more, about 120 "
+         "bytes each; docs/invariants.md, \"Long traces\")";
 }
 
 } // namespace sonde::trace::inv

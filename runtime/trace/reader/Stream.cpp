@@ -507,6 +507,24 @@ void TraceStream::rewind() {
 
 uint64_t TraceStream::unreadBlocks() const { return I->Unread; }
 
+std::string TraceStream::unreadText() const {
+  if (!I->Unread)
+    return {};
+  return std::to_string(I->Unread) +
+         " blocks of records could not be read again (the file was cut or "
+         "removed while sonde read it)";
+}
+
+std::string TraceStream::lateText() const {
+  uint64_t N = late();
+  if (!N)
+    return {};
+  return std::to_string(N) +
+         " events were given before an earlier one: a region held, or a "
+         "thread stayed silent for, more than the look-ahead of " +
+         std::to_string(I->LookAhead) + " events";
+}
+
 uint64_t TraceStream::late() const {
   // The most of any pass, finished or under way (a command may walk the
   // events several times; each walk meets the same late events).
@@ -514,8 +532,6 @@ uint64_t TraceStream::late() const {
 }
 
 void TraceStream::setLookAhead(size_t Events) { I->LookAhead = Events; }
-
-size_t TraceStream::lookAhead() const { return I->LookAhead; }
 
 void TraceStream::setWalkThread(WalkThread W) { I->Walker = W; }
 

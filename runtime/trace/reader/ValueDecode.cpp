@@ -546,40 +546,59 @@ const FlatNode *flatMember(const std::vector<FlatNode> &Nodes, size_t At,
   return nullptr;
 }
 
-const uint8_t *readByShape(const Value::Encoding &Enc, const ShapeNode *Shape,
-                           size_t N, FlatNode *Out) {
+namespace {
+
+/// readByShape(), and with `Note` where each payload is (payloadPlaces()).
+template <bool Note>
+const uint8_t *byShape(const Value::Encoding &Enc, const ShapeNode *Shape,
+                       size_t N, FlatNode *Out,
+                       std::vector<PayloadPlace> *Places) {
   const uint8_t *P = Enc.Data, *E = Enc.Data + Enc.Size;
   uint64_t Len;
+  // The payload [From, P) of node I, a string's text from its length on.
+  auto Place = [&](size_t I, const uint8_t *From, uint32_t N) {
+    if constexpr (Note)
+      Places->push_back({static_cast<uint32_t>(I),
+                         static_cast<uint32_t>(From - Enc.Data), N,
+                         Shape[I].K});
+  };
   for (size_t I = 0; I < N; ++I) {
     FlatNode &Node = Out[I];
     if (Shape[I].Key)
       fastVarint(P, E, Len); // the key: the shape's, not looked at
+    const uint8_t *TagAt = P;
     auto Tag = static_cast<Val>(*P++);
+    const uint8_t *From = P;
     // As flattenAs() writes each kind's value.
     switch (Shape[I].K) {
     case Value::Kind::Bool:
       Node.B = Tag == Val::True;
+      Place(I, TagAt, 0); // a bool's tag is its value
       break;
     case Value::Kind::Int:
       fastVarint(P, E, Node.U);
       Node.I = format::unzigzag(Node.U);
+      Place(I, From, static_cast<uint32_t>(P - From));
       break;
     case Value::Kind::UInt:
       fastVarint(P, E, Node.U);
+      Place(I, From, static_cast<uint32_t>(P - From));
       break;
     case Value::Kind::Float:
       std::memcpy(&Node.F, P, 8);
       P += 8;
+      Place(I, From, 0);
       break;
     case Value::Kind::String:
       fastVarint(P, E, Len);
       Node.S = std::string_view(reinterpret_cast<const char *>(P),
                                 static_cast<size_t>(Len));
+      Place(I, P, static_cast<uint32_t>(Len));
       P += Len;
       break;
     case Value::Kind::Object:
     case Value::Kind::Array:
-      fastVarint(P, E, Len);
+      fastVarint(P, E, Len); // a count: the same in every value of the number
       break;
     default: // Null: the tag alone
       break;
@@ -588,50 +607,17 @@ const uint8_t *readByShape(const Value::Encoding &Enc, const ShapeNode *Shape,
   return P;
 }
 
+} // namespace
+
+const uint8_t *readByShape(const Value::Encoding &Enc, const ShapeNode *Shape,
+                           size_t N, FlatNode *Out) {
+  return byShape<false>(Enc, Shape, N, Out, nullptr);
+}
+
 bool payloadPlaces(const Value::Encoding &Enc, const ShapeNode *Shape, size_t N,
-                   std::vector<PayloadPlace> &Out) {
-  Out.clear();
-  const uint8_t *P = Enc.Data, *E = Enc.Data + Enc.Size;
-  uint64_t Len;
-  for (size_t I = 0; I < N; ++I) {
-    if (Shape[I].Key)
-      fastVarint(P, E, Len);
-    auto At = [&](const uint8_t *Q) {
-      return static_cast<uint32_t>(Q - Enc.Data);
-    };
-    PayloadPlace Pl{static_cast<uint32_t>(I), At(P), 0, Shape[I].K};
-    auto Tag = static_cast<Val>(*P++);
-    switch (Shape[I].K) {
-    case Value::Kind::Bool:
-      if (Tag != Val::False && Tag != Val::True)
-        return false;
-      break;
-    case Value::Kind::Int:
-    case Value::Kind::UInt:
-      Pl.At = At(P);
-      fastVarint(P, E, Len);
-      Pl.Len = At(P) - Pl.At;
-      break;
-    case Value::Kind::Float:
-      Pl.At = At(P);
-      P += 8;
-      break;
-    case Value::Kind::String:
-      fastVarint(P, E, Len);
-      Pl.At = At(P);
-      Pl.Len = static_cast<uint32_t>(Len);
-      P += Len;
-      break;
-    case Value::Kind::Object:
-    case Value::Kind::Array:
-      fastVarint(P, E, Len);
-      continue; // a count: the same in every value of the number
-    default:
-      continue; // Null: the tag alone
-    }
-    Out.push_back(Pl);
-  }
-  return P == E;
+                   FlatNode *Out, std::vector<PayloadPlace> &Places) {
+  Places.clear();
+  return byShape<true>(Enc, Shape, N, Out, &Places) == Enc.Data + Enc.Size;
 }
 
 void readAtPlaces(const Value::Encoding &Enc,

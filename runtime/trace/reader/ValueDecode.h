@@ -131,12 +131,12 @@ struct PayloadPlace {
   Value::Kind K;
 };
 
-/// The places of the payloads of `Enc` (sound, as for readByShape()),
-/// read by `Shape`: for the values with its number when the number is
-/// exact (Value::Encoding::ShapeExact), whose payloads are all at those
-/// places. False if the value does not end where the shape does.
+/// readByShape() into `Out`, and where each payload was into `Places`: for
+/// the values with its number when the number is exact
+/// (Value::Encoding::ShapeExact), whose payloads are all at those places.
+/// False if the value does not end where the shape does.
 bool payloadPlaces(const Value::Encoding &Enc, const ShapeNode *Shape, size_t N,
-                   std::vector<PayloadPlace> &Out);
+                   FlatNode *Out, std::vector<PayloadPlace> &Places);
 
 /// readByShape() for a value of an exact number whose places
 /// payloadPlaces() gave from a value of that number: the payloads read where

@@ -214,7 +214,7 @@ def main():
             fail("good run (seed 3) at --look-ahead 100: exit %d, "
                  "violations %s" % (rc, [v["invariant"]
                                          for v in report["violations"]]))
-        if "records were given before an earlier one" not in said[0]:
+        if "events were given before an earlier one" not in said[0]:
             fail("good run at --look-ahead 100: no warning of the records "
                  "given early: %r" % said[0])
 

@@ -10,7 +10,7 @@
 // FITS-NOT: warning
 // FITS: sonde: note: 4 invariants from 1 trace
 // RUN: sh -c '%sonde-trace check --invariants %t/inv.yaml %S/../../../fuzz/corpus/trace/threads.sonde --look-ahead 1 2>&1; echo "exit $?"' | FileCheck %s --check-prefix=LATE
-// LATE: sonde: warning: {{.*}}threads.sonde: 34 records were given before an earlier one: a region held, or a thread stayed silent for, more than the look-ahead of 1 records; the order and containment invariants are not checked over the iterations of such a region (--look-ahead N holds more, about 120 bytes each; docs/invariants.md, "Long traces")
+// LATE: sonde: warning: {{.*}}threads.sonde: 34 events were given before an earlier one: a region held, or a thread stayed silent for, more than the look-ahead of 1 events; the order and containment invariants are not checked over the iterations of such a region (--look-ahead N holds more, about 120 bytes each; docs/invariants.md, "Long traces")
 // LATE-NOT: warning
 // LATE: sonde check: 0 of 4 invariants violated in 1 trace (52 records)
 // LATE: exit 0
@@ -18,7 +18,7 @@
 // HELD-NOT: warning
 // HELD: exit 0
 // RUN: sh -c '%sonde-trace infer %S/../../../fuzz/corpus/trace/threads.sonde --look-ahead 1 -o %t/late.yaml 2>&1; echo "exit $?"' | FileCheck %s --check-prefix=LATEINFER
-// LATEINFER: sonde: warning: {{.*}}threads.sonde: 34 records were given before an earlier one
+// LATEINFER: sonde: warning: {{.*}}threads.sonde: 34 events were given before an earlier one
 // LATEINFER: exit 0
 //
 // The value is a number of records, 1 or more, as for the other commands.

@@ -553,7 +553,7 @@ TEST(EncodedValues, ValuesOfOneStructureNumberHaveOneStructure) {
         ByNumber[Enc.Shape] = Shape;
         if (Enc.ShapeExact)
           ASSERT_TRUE(detail::payloadPlaces(Enc, Shape.data(), Shape.size(),
-                                            PlacesOf[Enc.Shape]))
+                                            Out.data(), PlacesOf[Enc.Shape]))
               << Name;
         continue;
       }
