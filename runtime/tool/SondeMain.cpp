@@ -389,15 +389,9 @@ int main(int Argc, char **Argv) {
       Value = Argv[++I];
     }
     if (Flag == "--look-ahead") {
-      char *End = nullptr;
-      errno = 0;
-      unsigned long long N = std::strtoull(Value.c_str(), &End, 10);
-      if (Value.empty() || *End || errno || N < 1 || Value[0] == '-')
-        return usageError("'--look-ahead' takes a number of events (1 or "
-                          "more), not '" +
-                              Value + "'",
-                          Cmd);
-      O.LookAhead = static_cast<size_t>(N);
+      std::string Why;
+      if (!TraceStream::parseLookAhead(Value, O.LookAhead, Why))
+        return usageError(Why, Cmd);
       continue;
     }
     if (Flag == "--warmup") {

@@ -346,6 +346,10 @@ public:
   std::string unreadText() const;
   /// How many events the ordering may hold (default 1 << 20).
   void setLookAhead(size_t Events);
+  /// A look-ahead as a user writes it (`--look-ahead N`): N, 1 or more,
+  /// into `Events`; else false and `Error` says why.
+  static bool parseLookAhead(const std::string &Text, size_t &Events,
+                             std::string &Error);
   /// Where the events walk runs: on a thread of its own, a few batches
   /// ahead of the caller (Always), or on the caller's thread (Never, and
   /// Auto: measured faster on idle and busy machines alike). The events and

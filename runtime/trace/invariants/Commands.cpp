@@ -313,14 +313,10 @@ int runInvariantCommand(int Argc, char **Argv) {
       Value = Argv[++I];
     }
     char *End = nullptr;
+    std::string Why;
     if (Flag == "--look-ahead") {
-      errno = 0;
-      unsigned long long N = std::strtoull(Value.c_str(), &End, 10);
-      if (Value.empty() || *End || errno || N < 1 || Value[0] == '-')
-        return usage(Infer, "'--look-ahead' takes a number of events (1 or "
-                            "more), not '" +
-                                Value + "'");
-      LookAhead = static_cast<size_t>(N);
+      if (!TraceStream::parseLookAhead(Value, LookAhead, Why))
+        return usage(Infer, Why);
     } else if (Flag == "--min-support") {
       errno = 0;
       unsigned long long N = std::strtoull(Value.c_str(), &End, 10);

@@ -533,6 +533,20 @@ uint64_t TraceStream::late() const {
 
 void TraceStream::setLookAhead(size_t Events) { I->LookAhead = Events; }
 
+bool TraceStream::parseLookAhead(const std::string &Text, size_t &Events,
+                                 std::string &Error) {
+  char *End = nullptr;
+  errno = 0;
+  unsigned long long N = std::strtoull(Text.c_str(), &End, 10);
+  if (Text.empty() || *End || errno || N < 1 || Text[0] == '-') {
+    Error = "'--look-ahead' takes a number of events (1 or more), not '" +
+            Text + "'";
+    return false;
+  }
+  Events = static_cast<size_t>(N);
+  return true;
+}
+
 void TraceStream::setWalkThread(WalkThread W) { I->Walker = W; }
 
 void TraceStream::setEncodedValues(bool On) { I->D.EncodedValues = On; }
