@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Invariants.h"
+#include "reader/LargeBuffer.h"
 
 #include <cerrno>
 #include <fcntl.h>
@@ -32,9 +33,10 @@ namespace {
 constexpr uint64_t WholeLimit = uint64_t(64) << 20;
 
 /// A file's bytes: not a std::vector, which would write zeros over the
-/// whole buffer before the read writes it (1.3 % of `sonde check`).
+/// whole buffer before the read writes it (1.3 % of `sonde check`); in huge
+/// pages when large (detail::LargeBuffer).
 struct FileBytes {
-  std::unique_ptr<uint8_t[]> Data;
+  detail::LargeBuffer Data;
   size_t Size = 0;
 };
 
@@ -58,11 +60,10 @@ bool readWhole(const std::string &Path, FileBytes &Bytes) {
             static_cast<uint64_t>(St.st_size) <= WholeLimit;
   if (Ok) {
     auto Size = static_cast<size_t>(St.st_size);
-    // Not std::make_unique, which would zero it.
-    Bytes.Data.reset(new uint8_t[Size]); // NOLINT(modernize-make-unique)
+    Bytes.Data = detail::LargeBuffer(Size);
     size_t Got = 0;
-    while (Got < Size) {
-      ssize_t N = ::read(Fd, Bytes.Data.get() + Got, Size - Got);
+    while (Bytes.Data && Got < Size) {
+      ssize_t N = ::read(Fd, Bytes.Data.data() + Got, Size - Got);
       if (N < 0 && errno == EINTR)
         continue;
       if (N <= 0)
@@ -70,6 +71,7 @@ bool readWhole(const std::string &Path, FileBytes &Bytes) {
       Got += static_cast<size_t>(N);
     }
     Bytes.Size = Got;
+    Ok = bool(Bytes.Data); // no memory: read block by block instead
   }
   ::close(Fd);
   return Ok;
@@ -81,7 +83,7 @@ bool openTraceWhole(const std::string &Path, Trace &Out, std::string &Error,
                     size_t LookAhead) {
   auto W = std::make_shared<Whole>();
   if (readWhole(Path, *W->Bytes) &&
-      W->Stream.openBytes(W->Bytes->Data.get(), W->Bytes->Size, Path, Error,
+      W->Stream.openBytes(W->Bytes->Data.data(), W->Bytes->Size, Path, Error,
                           true, W->Bytes, /*CheckAsRead=*/true)) {
     // As openTrace: the caller's copy of the outline, the stream's own.
     copyOutline(W->Stream.trace(), Out);

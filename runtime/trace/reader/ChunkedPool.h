@@ -5,7 +5,9 @@
 // by doubling, moving every held event each time and touching twice the
 // memory it ends with: for a 12 MB trace of 1.26 M records, 300 MB and as
 // much time in the kernel's page faults as in the reader. Here the elements
-// live in chunks that are never moved: growing adds a chunk.
+// live in chunks that are never moved: growing adds a chunk. Past the first
+// two chunks, chunks are cut from larger buffers in huge pages
+// (LargeBuffer.h): a region that holds a whole run fills hundreds of them.
 //
 // Private to the trace library.
 //
@@ -14,6 +16,9 @@
 #ifndef SONDE_TRACE_READER_CHUNKEDPOOL_H
 #define SONDE_TRACE_READER_CHUNKEDPOOL_H
 
+#include "LargeBuffer.h"
+
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -50,19 +55,33 @@ public:
 
 private:
   static constexpr size_t ChunkSize = size_t(1) << Shift;
-  /// Out of line: the events walk inlines emplace_back() once a record.
-  __attribute__((noinline)) void addChunk() {
-    // Not make_unique, which would zero the chunk before its use does.
-    Chunks.emplace_back(new Storage[ChunkSize]); // NOLINT
-  }
   struct Storage {
     alignas(T) unsigned char Bytes[sizeof(T)];
   };
+  /// Out of line: the events walk inlines emplace_back() once a record.
+  __attribute__((noinline)) void addChunk() {
+    if (SpareChunks == 0) {
+      // One chunk at a time while the pool is small (most traces), then
+      // 4, 8, up to 16 at once.
+      size_t N = Chunks.size() < 2 ? 1 : std::min<size_t>(Chunks.size(), 16);
+      Buffers.emplace_back(N * sizeof(Storage[ChunkSize]));
+      if (!Buffers.back())
+        throw std::bad_alloc();
+      Next = reinterpret_cast<Storage *>(Buffers.back().data());
+      SpareChunks = N;
+    }
+    Chunks.push_back(Next);
+    Next += ChunkSize;
+    --SpareChunks;
+  }
   T &slot(size_t I) {
     return *std::launder(
         reinterpret_cast<T *>(Chunks[I >> Shift][I & (ChunkSize - 1)].Bytes));
   }
-  std::vector<std::unique_ptr<Storage[]>> Chunks;
+  std::vector<Storage *> Chunks;
+  std::vector<LargeBuffer> Buffers; ///< the memory the chunks are cut from
+  Storage *Next = nullptr;          ///< the next chunk's place in the last
+  size_t SpareChunks = 0;
   size_t Size = 0;
 };
 

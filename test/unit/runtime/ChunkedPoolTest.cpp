@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "reader/ChunkedPool.h"
+#include "reader/LargeBuffer.h"
 
 #include <gtest/gtest.h>
 
@@ -52,4 +53,42 @@ TEST(ChunkedPool, DestroysEachElementOnce) {
     EXPECT_EQ(Counted::Live, 13);
   }
   EXPECT_EQ(Counted::Live, 0);
+}
+
+TEST(ChunkedPool, ChunksCutFromMappedBuffersHoldTheirElements) {
+  // Chunks of 4096 elements of about 40 bytes: past two chunks they come
+  // several at once, and from 8 chunks on from a mapped buffer
+  // (LargeBuffer::MappedFrom).
+  {
+    ChunkedPool<Counted> Pool;
+    std::vector<const Counted *> Made;
+    for (int I = 0; I < 100000; ++I) {
+      Counted &C = Pool.emplace_back();
+      C.V = I;
+      Made.push_back(&C);
+    }
+    for (int I = 0; I < 100000; I += 997) {
+      EXPECT_EQ(&Pool[I], Made[I]) << I;
+      EXPECT_EQ(Pool[I].V, I);
+    }
+    EXPECT_EQ(Counted::Live, 100000);
+  }
+  EXPECT_EQ(Counted::Live, 0);
+}
+
+TEST(LargeBuffer, SmallAndMappedBuffersAreWritableAndMove) {
+  using sonde::trace::detail::LargeBuffer;
+  for (size_t Bytes : {size_t(2), size_t(4096), LargeBuffer::MappedFrom,
+                       LargeBuffer::MappedFrom * 5 + 3}) {
+    LargeBuffer B(Bytes);
+    ASSERT_TRUE(B) << Bytes;
+    B.data()[0] = 1;
+    B.data()[Bytes - 1] = 2;
+    LargeBuffer Moved = std::move(B);
+    EXPECT_FALSE(B) << "moved from";
+    EXPECT_EQ(Moved.data()[0], 1);
+    EXPECT_EQ(Moved.data()[Bytes - 1], 2);
+    Moved = LargeBuffer(16); // the mapped one is given back
+    EXPECT_TRUE(Moved);
+  }
 }
