@@ -17,6 +17,11 @@ Then N rounds (default 5), side by side in each round:
     process, side by side: each trace streamed without and with a Checker,
     so the checking alone is measured on values just decoded, as in
     `sonde check`.
+Then `mnist_long`: one run of the MNIST example for LONG_EPOCHS epochs, a
+single trace of about 59,000 records inside one `train` region (the reader
+holds all of them until that region's record, at the file's end, so the
+check cannot start before the reading ends and one file is one core's
+work), checked against what infer learned from the short runs.
 With --base=SONDE (another build's runtime/sonde, e.g. main's), each
 round also runs that `sonde check` on the same traces and invariants,
 alternating with this build's, and prints its records/s and the ratio of
@@ -155,6 +160,51 @@ def measure(build, name, rounds, tmp, base=None):
     }
 
 
+LONG_EPOCHS = 40
+
+
+def measure_long(build, rounds, tmp, base=None):
+    """`sonde check` of one long trace, against mnist's invariants."""
+    sonde = os.path.join(build, "runtime", "sonde")
+    program = os.path.join(build, "examples", "mnist-bugs")
+    inv = os.path.join(tmp, "mnist-inv.yaml")
+    if not os.access(program, os.X_OK) or not os.path.exists(inv):
+        return {}  # the mnist workload said why
+    d = os.path.join(tmp, "mnist-long")
+    os.makedirs(d)
+    data = os.path.join(build, "examples", "mnist-data")
+    r = subprocess.run([program, data, "--checkpoint", "", "--seed", "11",
+                        "--epochs", str(LONG_EPOCHS)],
+                       stdout=subprocess.DEVNULL, cwd=d,
+                       env=dict(os.environ, SONDE_OUTPUT=d))
+    if r.returncode:
+        sys.exit("mnist-bugs --epochs %d failed (%d)" % (LONG_EPOCHS,
+                                                          r.returncode))
+    cpu_of, wall_of = {sonde: [], base: []}, {sonde: [], base: []}
+    records = 0
+    for _ in range(rounds * 3):
+        for exe in [sonde] + ([base] if base else []):
+            r, cpu, wall = cpu_run([exe, "check", "--json", "--invariants",
+                                    inv, d])
+            if r.returncode not in (0, 1):
+                sys.exit("sonde check of the long trace failed: " + r.stderr)
+            records = json.loads(r.stdout)["records"]
+            cpu_of[exe].append(cpu)
+            wall_of[exe].append(wall)
+    med = statistics.median
+    k = "invariants.mnist_long_"
+    out = {
+        k + "records": records,
+        k + "check_records_per_s": records / med(cpu_of[sonde]),
+        k + "check_wall_records_per_s": records / med(wall_of[sonde]),
+    }
+    if base:
+        out[k + "base_check_records_per_s"] = records / med(cpu_of[base])
+        out[k + "check_vs_base_speedup"] = med(
+            [b / c for b, c in zip(cpu_of[base], cpu_of[sonde])])
+    return out
+
+
 def files_of(dirs):
     """The trace files of the run directories, in order."""
     out = []
@@ -188,6 +238,7 @@ def main():
             part = measure(build, name, rounds, tmp, base)
             missing.update(part.pop("not_measured", {}))
             fig.update(part)
+        fig.update(measure_long(build, rounds, tmp, base))
     # The headline figures (issue 17): the value-heavy MNIST workload.
     for head, part in (("check_mrec_s", "check_records_per_s"),
                        ("check_only_mrec_s", "inproc_check_only_mrec_s"),

@@ -334,7 +334,8 @@ public:
   /// Starts the events over from the first.
   void rewind();
   /// Events that went out of order because the look-ahead was full (a
-  /// region open for longer than it holds, a thread silent for as long).
+  /// region open for longer than it holds, a thread silent for as long):
+  /// so far, up to the event next() gave last, on a walk thread too.
   uint64_t late() const;
   /// What late() means, for a command to say ("N events were given before
   /// an earlier one: ..."), or empty when none was.
@@ -356,6 +357,14 @@ public:
   /// their order are the same either way.
   enum class WalkThread { Auto, Always, Never };
   void setWalkThread(WalkThread W);
+  /// Starts the events walk now, on a thread of its own, up to its first
+  /// event, which next() then gives: a command that takes files one after
+  /// another on one core (the ranks of a job) reads the next file while it
+  /// uses the one before. A file whose records all sit inside one region
+  /// (a training run inside `train`) is read whole by then, since that
+  /// region's record, at the file's end, comes first. Only trace() and
+  /// next() may be asked of the stream until next() was called.
+  void walkAhead();
   /// Keep the objects and arrays of values in the file's encoding
   /// (Value::encoded): one allocation per structured value instead of one
   /// per member, for readers that walk the bytes (sonde check). The

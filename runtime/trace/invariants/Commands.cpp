@@ -28,8 +28,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <string>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include <sys/stat.h>
@@ -134,20 +136,57 @@ bool checkAll(const std::vector<std::string> &Inputs, size_t LookAhead,
   };
   std::vector<Part> Parts(Groups.size());
   std::atomic<size_t> Next{0};
+  // Fewer parts than cores (the ranks of one job are one part): a core
+  // would idle, so each part decodes its next file on a thread of its own
+  // while it checks the one before (TraceStream::walkAhead). Not a small
+  // file: a thread a file and the events read on the other core's cache
+  // cost more than its reading (30 files of 200 KB: +19 % CPU for 9 % less
+  // time; 4 of 10 MB: the same CPU, 24 % less time).
+  std::unordered_map<std::string, uint64_t> SizeOf;
+  for (size_t F = 0; F < Files.size(); ++F)
+    SizeOf[Files[F]] = Sizes[F];
+  constexpr uint64_t AheadFrom = uint64_t(1) << 20;
+  bool WalkAhead = Groups.size() < Cores;
   auto Work = [&] {
     for (size_t I; (I = Next++) < Groups.size();) {
       Part &P = Parts[I];
+      const std::vector<std::string> &Mine = Groups[I];
       Checker C(Invs);
-      for (const std::string &F : Groups[I]) {
-        Trace
-            T; // a stream over the file, read whole when small (OpenWhole.cpp)
-        if (!openTraceWhole(F, T, P.Error, LookAhead))
-          break;
-        for (const Event &E : events(T))
-          C.observe(T, E);
+      // A stream over each file, read whole when small (OpenWhole.cpp); the
+      // next one opened, and decoded ahead, before this one is checked.
+      auto Cur = std::make_unique<Trace>(), Coming = std::make_unique<Trace>();
+      bool Opened = openTraceWhole(Mine[0], *Cur, P.Error, LookAhead);
+      for (size_t F = 0; Opened && F < Mine.size(); ++F) {
+        bool Last = F + 1 == Mine.size();
+        bool DecodeAhead =
+            WalkAhead && !Last && SizeOf.at(Mine[F + 1]) >= AheadFrom;
+        std::string ComingError; // said after this file, as without
+        bool ComingOpened = false;
+        if (DecodeAhead) {
+          ComingOpened =
+              openTraceWhole(Mine[F + 1], *Coming, ComingError, LookAhead);
+          if (ComingOpened)
+            Coming->Stream->walkAhead();
+        }
+        for (const Event &E : events(*Cur))
+          C.observe(*Cur, E);
         C.endTrace();
-        for (std::string &W : readWarnings(T, F))
+        for (std::string &W : readWarnings(*Cur, Mine[F]))
           P.Warnings.push_back(std::move(W));
+        if (Last)
+          break;
+        if (DecodeAhead) {
+          std::swap(Cur, Coming);
+          *Coming = Trace(); // the file just checked is let go
+          Opened = ComingOpened;
+        } else {
+          // Let go first: the next file reuses its memory, still in cache
+          // (opened while it was held, 7 % more time on small files).
+          *Cur = Trace();
+          Opened = openTraceWhole(Mine[F + 1], *Cur, ComingError, LookAhead);
+        }
+        if (!Opened)
+          P.Error = ComingError;
       }
       P.Report = C.finish();
     }

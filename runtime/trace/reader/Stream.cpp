@@ -17,12 +17,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <exception>
 #include <fcntl.h>
 #include <mutex>
 #include <sys/stat.h>
 #include <system_error>
 #include <thread>
 #include <unistd.h>
+#include <utility>
 
 namespace sonde::trace {
 
@@ -42,12 +44,21 @@ struct Prefetch {
   std::thread Worker;
   std::mutex Lock;
   std::condition_variable Changed;
-  std::deque<std::vector<Event>> Ready;
-  std::vector<std::vector<Event>> Spare;
+  /// An event, and the late events the walk had given when it gave it
+  /// (TraceStream::late(), as the caller would see it without a thread).
+  struct Given {
+    Event E;
+    uint64_t Late;
+  };
+  std::deque<std::vector<Given>> Ready;
+  std::vector<std::vector<Given>> Spare;
   bool Done = false; ///< the worker gave its last batch
   bool Stop = false; ///< the consumer wants no more
-  std::vector<Event> Current;
+  std::vector<Given> Current;
   size_t Pos = 0;
+  /// The consumer's side: late() at the event it was given last, and that
+  /// of the walks before this one.
+  uint64_t LateGiven = 0, LateBefore = 0;
 };
 
 } // namespace
@@ -77,6 +88,8 @@ struct TraceStream::Impl {
   WalkThread Walker = WalkThread::Auto;
 
   ~Impl() {
+    if (Ahead.joinable())
+      Ahead.join();
     stopPrefetch();
     if (Fd >= 0)
       ::close(Fd);
@@ -85,7 +98,17 @@ struct TraceStream::Impl {
   /// The next event of the events walk on this thread, or null at the end
   /// (after which the walk has given back what it held).
   Event *walk();
+  /// Decodes a few more records into the order; false when every block
+  /// was decoded.
+  bool decodeMore();
+  /// walkAhead()'s part: decodes as much as the order may hold before any
+  /// event is asked for.
+  void decodeAhead();
   std::unique_ptr<Prefetch> Pf;
+  /// walkAhead(): the records decoded ahead on a thread of its own (all of
+  /// a file whose records sit inside one region); next() joins it.
+  std::thread Ahead;
+  std::exception_ptr AheadFailed;
   void startPrefetch();
   Event *nextPrefetched();
   void stopPrefetch();
@@ -382,6 +405,11 @@ Event *TraceStream::next() {
     return nullptr;
   if (S.Pf)
     return S.nextPrefetched();
+  if (S.Ahead.joinable()) {
+    S.Ahead.join();
+    if (S.AheadFailed)
+      std::rethrow_exception(std::exchange(S.AheadFailed, nullptr));
+  }
   if (!S.Started) {
     S.startEvents();
     // Auto walks on the caller's thread: with the walk a block at a time
@@ -396,49 +424,66 @@ Event *TraceStream::next() {
   return S.walk();
 }
 
+bool TraceStream::Impl::decodeMore() {
+  if (!Walking.Done) { // a few more records of the block under way
+    D.moreEvents(Walking, Ord.get(), BlockBudget);
+    if (Walking.Done)
+      Ord->threadDone(Walking.EB.Thread);
+    return true;
+  }
+  if (NextBlock == D.Blocks.size())
+    return false;
+  const EventsBlock &EB = D.Blocks[NextBlock++];
+  const uint8_t *P = bytes(EB.Offset, EB.Len);
+  if (!P) // the file changed after it was opened: said, not skipped
+    ++Unread;
+  Cursor C(P, P ? P + EB.Len : P);
+  D.beginEvents(C, EB, Ord.get(), Walking);
+  if (Walking.Done)
+    Ord->threadDone(EB.Thread);
+  return true;
+}
+
+void TraceStream::Impl::decodeAhead() {
+  // Every record decoded before any is given: the order gives the same
+  // events in the same order (it is the whole file's), as long as it never
+  // has to give way. So a margin below the look-ahead, and a bound on the
+  // memory a file that needs no holding would take this way.
+  size_t Most = std::min(LookAhead / 2, size_t(1) << 18);
+  while (Ord->held() + 2 * BlockBudget < Most && decodeMore()) {
+  }
+}
+
 Event *TraceStream::Impl::walk() {
   for (;;) {
     if (Pending *P = Ord->next())
       return &P->E;
-    if (!Walking.Done) { // a few more records of the block under way
-      D.moreEvents(Walking, Ord.get(), BlockBudget);
-      if (Walking.Done)
-        Ord->threadDone(Walking.EB.Thread);
+    if (decodeMore())
       continue;
+    if (D.OneWalk) { // every record checked: said now, and not again
+      settle();
+      D.OneWalk = false;
     }
-    if (NextBlock == D.Blocks.size()) {
-      if (D.OneWalk) { // every record checked: said now, and not again
-        settle();
-        D.OneWalk = false;
-      }
-      if (Ord->held() != 0) {
-        Ord->endOfFile();
-        if (Pending *P = Ord->next())
-          return &P->E;
-      }
-      finishEvents(); // the next call starts over
-      return nullptr;
+    if (Ord->held() != 0) {
+      Ord->endOfFile();
+      if (Pending *P = Ord->next())
+        return &P->E;
     }
-    const EventsBlock &EB = D.Blocks[NextBlock++];
-    const uint8_t *P = bytes(EB.Offset, EB.Len);
-    if (!P) // the file changed after it was opened: said, not skipped
-      ++Unread;
-    Cursor C(P, P ? P + EB.Len : P);
-    D.beginEvents(C, EB, Ord.get(), Walking);
-    if (Walking.Done)
-      Ord->threadDone(EB.Thread);
+    finishEvents(); // the next call starts over
+    return nullptr;
   }
 }
 
 void TraceStream::Impl::startPrefetch() {
   Pf = std::make_unique<Prefetch>();
   Prefetch &F = *Pf;
+  F.LateBefore = Late; // the worker writes it when its walk ends
   F.Worker = std::thread([this, &F] {
-    std::vector<Event> Batch;
+    std::vector<Prefetch::Given> Batch;
     for (;;) {
       Event *E = walk();
       if (E)
-        Batch.push_back(std::move(*E));
+        Batch.push_back({std::move(*E), Ord->Late});
       if (E && Batch.size() < Prefetch::BatchSize)
         continue;
       std::unique_lock<std::mutex> G(F.Lock);
@@ -464,8 +509,10 @@ void TraceStream::Impl::startPrefetch() {
 
 Event *TraceStream::Impl::nextPrefetched() {
   Prefetch &F = *Pf;
-  if (F.Pos < F.Current.size())
-    return &F.Current[F.Pos++];
+  if (F.Pos < F.Current.size()) {
+    F.LateGiven = F.Current[F.Pos].Late;
+    return &F.Current[F.Pos++].E;
+  }
   std::unique_lock<std::mutex> G(F.Lock);
   if (!F.Current.empty()) {
     F.Current.clear(); // the events it held go now, on this thread
@@ -482,7 +529,8 @@ Event *TraceStream::Impl::nextPrefetched() {
   F.Changed.notify_all();
   G.unlock();
   F.Pos = 1;
-  return &F.Current[0];
+  F.LateGiven = F.Current[0].Late;
+  return &F.Current[0].E;
 }
 
 void TraceStream::Impl::stopPrefetch() {
@@ -501,6 +549,8 @@ void TraceStream::Impl::stopPrefetch() {
 }
 
 void TraceStream::rewind() {
+  if (I->Ahead.joinable())
+    return; // a walk ahead (walkAhead()) that gave nothing yet: at the start
   I->stopPrefetch();
   I->Started = false;
 }
@@ -526,6 +576,10 @@ std::string TraceStream::lateText() const {
 }
 
 uint64_t TraceStream::late() const {
+  // While a walk thread runs, Late and the order are its own: what it had
+  // given with the event the caller has last.
+  if (I->Pf)
+    return std::max(I->Pf->LateBefore, I->Pf->LateGiven);
   // The most of any pass, finished or under way (a command may walk the
   // events several times; each walk meets the same late events).
   return std::max(I->Late, I->Ord ? I->Ord->Late : uint64_t(0));
@@ -548,6 +602,23 @@ bool TraceStream::parseLookAhead(const std::string &Text, size_t &Events,
 }
 
 void TraceStream::setWalkThread(WalkThread W) { I->Walker = W; }
+
+void TraceStream::walkAhead() {
+  Impl &S = *I;
+  if (!S.Events || S.Pf || S.Started || S.Ahead.joinable())
+    return;
+  S.startEvents();
+  try {
+    S.Ahead = std::thread([&S] {
+      try {
+        S.decodeAhead();
+      } catch (...) { // given to the caller by next(), as without a thread
+        S.AheadFailed = std::current_exception();
+      }
+    });
+  } catch (const std::system_error &) { // no thread: next() walks
+  }
+}
 
 void TraceStream::setEncodedValues(bool On) { I->D.EncodedValues = On; }
 

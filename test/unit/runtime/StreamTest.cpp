@@ -116,21 +116,33 @@ std::vector<std::string> whole(const std::string &Bytes) {
   return Out;
 }
 
-std::vector<std::string>
-streamed(const std::string &Bytes, size_t LookAhead, uint64_t *Late = nullptr,
-         TraceStream::WalkThread W = TraceStream::WalkThread::Never) {
+/// How streamed() reads: on the caller's thread, on a walk thread, or
+/// decoded ahead (walkAhead()) and checked as read (as sonde check does).
+enum class How { Here, Thread, Ahead, AheadCheckedAsRead };
+
+std::vector<std::string> streamed(const std::string &Bytes, size_t LookAhead,
+                                  uint64_t *Late = nullptr, How H = How::Here,
+                                  std::string *Problem = nullptr) {
   TraceStream S;
   std::string Error;
   EXPECT_TRUE(S.openBytes(reinterpret_cast<const uint8_t *>(Bytes.data()),
-                          Bytes.size(), "t.sonde", Error))
+                          Bytes.size(), "t.sonde", Error, true, nullptr,
+                          H == How::AheadCheckedAsRead))
       << Error;
   S.setLookAhead(LookAhead);
-  S.setWalkThread(W);
+  if (H == How::Thread)
+    S.setWalkThread(TraceStream::WalkThread::Always);
+  if (H == How::Ahead || H == How::AheadCheckedAsRead) {
+    S.walkAhead();
+    S.rewind(); // as events(T) does first: the walk ahead is kept
+  }
   std::vector<std::string> Out;
   while (const Event *E = S.next())
     Out.push_back(describe(*E));
   if (Late)
     *Late = S.late();
+  if (Problem)
+    *Problem = S.trace().Problem;
   return Out;
 }
 
@@ -266,6 +278,13 @@ TEST(TraceStream, EveryCorpusTraceReadsAsTheWholeReaderReadsIt) {
                         Bytes.size(), Name, T, Error))
       continue;
     EXPECT_EQ(streamed(Bytes, 1u << 20), whole(Bytes)) << Name;
+    std::string Here, Ahead;
+    streamed(Bytes, 1u << 20, nullptr, How::Here, &Here);
+    EXPECT_EQ(
+        streamed(Bytes, 1u << 20, nullptr, How::AheadCheckedAsRead, &Ahead),
+        whole(Bytes))
+        << Name;
+    EXPECT_EQ(Ahead, Here) << Name << ": the same problems said";
     ++N;
   }
   EXPECT_GE(N, 1u);
@@ -301,16 +320,44 @@ TEST(TraceStream, TheWalkOnItsOwnThreadGivesTheSameEvents) {
   B.end();
   auto Whole = whole(B.Bytes);
   ASSERT_EQ(Whole.size(), 40u * (1 + 3 * 60));
-  EXPECT_EQ(
-      streamed(B.Bytes, 1u << 20, nullptr, TraceStream::WalkThread::Always),
-      Whole);
+  EXPECT_EQ(streamed(B.Bytes, 1u << 20, nullptr, How::Thread), Whole);
   uint64_t LateHere = 0, LateThere = 0;
   auto Here = streamed(B.Bytes, 50, &LateHere);
-  auto There =
-      streamed(B.Bytes, 50, &LateThere, TraceStream::WalkThread::Always);
+  auto There = streamed(B.Bytes, 50, &LateThere, How::Thread);
   EXPECT_EQ(There, Here);
   EXPECT_EQ(LateThere, LateHere);
   EXPECT_GT(LateHere, 0u);
+}
+
+TEST(TraceStream, RecordsDecodedAheadGiveTheSameEvents) {
+  // walkAhead() decodes records before any is asked for, up to half the
+  // look-ahead: the events, their order and the late count are those of
+  // a walk on the caller's thread, when the look-ahead gives way later as
+  // when it never does.
+  TraceBuilder B = twoThreads(3, 1000); // an epoch holds 3000 records
+  B.end();
+  auto Whole = whole(B.Bytes);
+  for (How H : {How::Ahead, How::AheadCheckedAsRead})
+    EXPECT_EQ(streamed(B.Bytes, 1u << 20, nullptr, H), Whole);
+  uint64_t LateHere = 0, LateAhead = 0, LateChecked = 0;
+  auto Here = streamed(B.Bytes, 2000, &LateHere);
+  EXPECT_GT(LateHere, 0u) << "the look-ahead gave way";
+  EXPECT_EQ(streamed(B.Bytes, 2000, &LateAhead, How::Ahead), Here);
+  EXPECT_EQ(LateAhead, LateHere);
+  EXPECT_EQ(streamed(B.Bytes, 2000, &LateChecked, How::AheadCheckedAsRead),
+            Here);
+  EXPECT_EQ(LateChecked, LateHere);
+}
+
+TEST(TraceStream, AStreamDecodedAheadAndDroppedEndsClean) {
+  TraceBuilder B = twoThreads(3, 1000);
+  B.end();
+  TraceStream S;
+  std::string Error;
+  ASSERT_TRUE(S.openBytes(reinterpret_cast<const uint8_t *>(B.Bytes.data()),
+                          B.Bytes.size(), "t.sonde", Error))
+      << Error;
+  S.walkAhead(); // never asked for an event: the destructor waits for it
 }
 
 TEST(TraceStream, AWalkStoppedMidwayStartsOverAndEndsClean) {
