@@ -104,6 +104,15 @@ std::string describe(const Event &E) {
          std::to_string(E.A->size());
 }
 
+/// Opens `S` on a builder's bytes, which outlive it.
+::testing::AssertionResult openOn(TraceStream &S, const std::string &Bytes) {
+  std::string Error;
+  if (S.openBytes(reinterpret_cast<const uint8_t *>(Bytes.data()), Bytes.size(),
+                  "t.sonde", Error))
+    return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << Error;
+}
+
 std::vector<std::string> whole(const std::string &Bytes) {
   Trace T;
   std::string Error;
@@ -224,9 +233,7 @@ TEST(TraceStream, KnowsCountsAndTimesBeforeTheEvents) {
   TraceBuilder B = twoThreads(2, 2);
   B.end();
   TraceStream S;
-  std::string Error;
-  ASSERT_TRUE(S.openBytes(reinterpret_cast<const uint8_t *>(B.Bytes.data()),
-                          B.Bytes.size(), "t.sonde", Error));
+  ASSERT_TRUE(openOn(S, B.Bytes));
   const Trace &T = S.trace();
   EXPECT_TRUE(T.Events.empty());
   EXPECT_EQ(T.EventCount, 2u * (1 + 3 * 2));
@@ -259,9 +266,7 @@ TEST(TraceStream, TheEarliestTimeIsTheEarliestEventsPastAWrappedTick) {
   B.clock(uint64_t(1000000000) * 1000000000, 1100000000);
   B.end();
   TraceStream S;
-  std::string Error;
-  ASSERT_TRUE(S.openBytes(reinterpret_cast<const uint8_t *>(B.Bytes.data()),
-                          B.Bytes.size(), "t.sonde", Error));
+  ASSERT_TRUE(openOn(S, B.Bytes));
   int64_t Earliest = INT64_MAX;
   while (const Event *E = S.next())
     Earliest = std::min(Earliest, E->Ts);
@@ -353,10 +358,7 @@ TEST(TraceStream, AStreamDecodedAheadAndDroppedEndsClean) {
   TraceBuilder B = twoThreads(3, 1000);
   B.end();
   TraceStream S;
-  std::string Error;
-  ASSERT_TRUE(S.openBytes(reinterpret_cast<const uint8_t *>(B.Bytes.data()),
-                          B.Bytes.size(), "t.sonde", Error))
-      << Error;
+  ASSERT_TRUE(openOn(S, B.Bytes));
   S.walkAhead(); // never asked for an event: the destructor waits for it
 }
 
@@ -365,10 +367,7 @@ TEST(TraceStream, AWalkStoppedMidwayStartsOverAndEndsClean) {
   B.end();
   auto Whole = whole(B.Bytes);
   TraceStream S;
-  std::string Error;
-  ASSERT_TRUE(S.openBytes(reinterpret_cast<const uint8_t *>(B.Bytes.data()),
-                          B.Bytes.size(), "t.sonde", Error))
-      << Error;
+  ASSERT_TRUE(openOn(S, B.Bytes));
   S.setWalkThread(TraceStream::WalkThread::Always);
   // A command that stops early (the walk thread is batches ahead), then a
   // second pass from the start, then a third: each gives every event.
@@ -393,10 +392,7 @@ TEST(TraceStream, BytesAfterAnOlderFilesClockAnchorAreNotAClockExchange) {
   B.clock(100, 1000000100, std::string("\x05", 1));
   B.end();
   TraceStream S;
-  std::string Error;
-  ASSERT_TRUE(S.openBytes(reinterpret_cast<const uint8_t *>(B.Bytes.data()),
-                          B.Bytes.size(), "t.sonde", Error))
-      << Error;
+  ASSERT_TRUE(openOn(S, B.Bytes));
   EXPECT_EQ(S.trace().Problem, "");
   EXPECT_FALSE(S.trace().Sync.Known);
 }
