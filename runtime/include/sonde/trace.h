@@ -357,13 +357,15 @@ public:
   /// their order are the same either way.
   enum class WalkThread { Auto, Always, Never };
   void setWalkThread(WalkThread W);
-  /// Starts the events walk now, on a thread of its own, up to its first
-  /// event, which next() then gives: a command that takes files one after
-  /// another on one core (the ranks of a job) reads the next file while it
-  /// uses the one before. A file whose records all sit inside one region
-  /// (a training run inside `train`) is read whole by then, since that
-  /// region's record, at the file's end, comes first. Only trace() and
-  /// next() may be asked of the stream until next() was called.
+  /// Starts decoding the records now, on a thread of its own, as many as
+  /// the ordering may hold before any is asked for (half the look-ahead, at
+  /// most 2^18); next() waits for it, then walks on as usual. The events,
+  /// their order and late() are the same. A command that takes files one
+  /// after another on one core (the ranks of a job) decodes the next file
+  /// while it uses the one before: a file whose records all sit inside one
+  /// region (a training run inside `train`) could give no event before its
+  /// last record anyway. Only trace() and next() may be asked of the
+  /// stream until next() was called.
   void walkAhead();
   /// Keep the objects and arrays of values in the file's encoding
   /// (Value::encoded): one allocation per structured value instead of one

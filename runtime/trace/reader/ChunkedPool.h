@@ -62,7 +62,7 @@ private:
   __attribute__((noinline)) void addChunk() {
     if (SpareChunks == 0) {
       // One chunk at a time while the pool is small (most traces), then
-      // 4, 8, up to 16 at once.
+      // as many as it has (2, 4, 8), up to 16 at once.
       size_t N = Chunks.size() < 2 ? 1 : std::min<size_t>(Chunks.size(), 16);
       Buffers.emplace_back(N * sizeof(Storage[ChunkSize]));
       if (!Buffers.back())

@@ -7,7 +7,9 @@
 // 10 MB trace of 148,000 records that was a third of `sonde check`'s time,
 // in the kernel. Here a buffer of a megabyte or more is mapped on its own
 // and asks for transparent huge pages (one fault per 2 MB where the kernel
-// has them; where it does not, the same 4 KB pages as before).
+// has them; where it does not, the same 4 KB pages as before). A mapping
+// given back is kept for the next buffer of its size (a few, up to 256 MB:
+// LargeBuffer.cpp), so that the next file reuses pages already faulted in.
 //
 // Private to the trace library.
 //
