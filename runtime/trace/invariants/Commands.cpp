@@ -31,7 +31,6 @@
 #include <memory>
 #include <string>
 #include <thread>
-#include <unordered_map>
 #include <vector>
 
 #include <sys/stat.h>
@@ -73,6 +72,64 @@ int usage(bool Infer, const std::string &Msg) {
   return 2;
 }
 
+/// Below this, a file is not decoded ahead: a thread a file and the
+/// events read from the other core's cache cost more than its reading
+/// saves (30 files of 200 KB: +19 % CPU for 9 % less time; 4 of 10 MB:
+/// the same CPU, 30 % less time).
+constexpr uint64_t DecodeAheadFrom = uint64_t(1) << 20;
+
+uint64_t fileSize(const std::string &Path) {
+  struct stat St;
+  return ::stat(Path.c_str(), &St) == 0 ? uint64_t(St.st_size) : 0;
+}
+
+/// Each of `Files` in turn, opened with openTraceWhole and given to
+/// `Use(T, Path)`. With `DecodeAhead` (a core would idle otherwise), each
+/// next file of DecodeAheadFrom bytes or more is opened and its records
+/// decoded on a thread of its own while `Use` has the one before
+/// (TraceStream::walkAhead). False at the first file that cannot be
+/// opened, its error in `Error`, said after the files before it were used.
+bool eachTrace(const std::vector<std::string> &Files, size_t LookAhead,
+               bool DecodeAhead,
+               const std::function<void(Trace &, const std::string &)> &Use,
+               std::string &Error) {
+  if (Files.empty())
+    return true;
+  auto Cur = std::make_unique<Trace>(), Coming = std::make_unique<Trace>();
+  if (!openTraceWhole(Files[0], *Cur, Error, LookAhead))
+    return false;
+  for (size_t F = 0; F < Files.size(); ++F) {
+    bool Last = F + 1 == Files.size();
+    bool Ahead =
+        DecodeAhead && !Last && fileSize(Files[F + 1]) >= DecodeAheadFrom;
+    std::string ComingError;
+    bool ComingOpened = false;
+    if (Ahead) {
+      ComingOpened =
+          openTraceWhole(Files[F + 1], *Coming, ComingError, LookAhead);
+      if (ComingOpened)
+        Coming->Stream->walkAhead();
+    }
+    Use(*Cur, Files[F]);
+    if (Last)
+      break;
+    if (Ahead) {
+      std::swap(Cur, Coming);
+      *Coming = Trace(); // the file just used is let go
+    } else {
+      // Let go first: the next file reuses its memory, still in cache
+      // (opened while it was held, 7 % more time on small files).
+      *Cur = Trace();
+      ComingOpened = openTraceWhole(Files[F + 1], *Cur, ComingError, LookAhead);
+    }
+    if (!ComingOpened) {
+      Error = ComingError;
+      return false;
+    }
+  }
+  return true;
+}
+
 /// Reads each trace and feeds its events in order. A file that is not a
 /// trace is an error; a torn one is read as far as it goes, with a warning.
 bool readEach(const std::vector<std::string> &Inputs, size_t LookAhead,
@@ -87,17 +144,18 @@ bool readEach(const std::vector<std::string> &Inputs, size_t LookAhead,
   }
   for (const std::string &Why : Skipped)
     diag("warning", Why);
-  for (const std::string &F : Files) {
-    Trace T; // a stream over the file, read whole when small (OpenWhole.cpp)
-    if (!openTraceWhole(F, T, Error, LookAhead)) {
-      diag("error", Error);
-      return false;
-    }
+  // One core reads: the other, if any, decodes the next file meanwhile.
+  bool Ahead = std::thread::hardware_concurrency() >= 2;
+  auto Use = [&](Trace &T, const std::string &F) {
     for (const Event &E : events(T))
       Observe(T, E);
     EndTrace();
     for (const std::string &W : readWarnings(T, F))
       diag("warning", W);
+  };
+  if (!eachTrace(Files, LookAhead, Ahead, Use, Error)) {
+    diag("error", Error);
+    return false;
   }
   return true;
 }
@@ -122,10 +180,8 @@ bool checkAll(const std::vector<std::string> &Inputs, size_t LookAhead,
     diag("warning", Why);
   unsigned Cores = std::max(1u, std::thread::hardware_concurrency());
   std::vector<uint64_t> Sizes;
-  for (const std::string &F : Files) {
-    struct stat St;
-    Sizes.push_back(::stat(F.c_str(), &St) == 0 ? uint64_t(St.st_size) : 0);
-  }
+  for (const std::string &F : Files)
+    Sizes.push_back(fileSize(F));
   // Two parts a core: a thread that ends early takes another.
   std::vector<std::vector<std::string>> Groups =
       checkParts(Files, Sizes, Invs, size_t(Cores) * 2);
@@ -137,57 +193,22 @@ bool checkAll(const std::vector<std::string> &Inputs, size_t LookAhead,
   std::vector<Part> Parts(Groups.size());
   std::atomic<size_t> Next{0};
   // Fewer parts than cores (the ranks of one job are one part): a core
-  // would idle, so each part decodes its next file on a thread of its own
-  // while it checks the one before (TraceStream::walkAhead). Not a small
-  // file: a thread a file and the events read on the other core's cache
-  // cost more than its reading (30 files of 200 KB: +19 % CPU for 9 % less
-  // time; 4 of 10 MB: the same CPU, 30 % less time).
-  std::unordered_map<std::string, uint64_t> SizeOf;
-  for (size_t F = 0; F < Files.size(); ++F)
-    SizeOf[Files[F]] = Sizes[F];
-  constexpr uint64_t AheadFrom = uint64_t(1) << 20;
-  bool WalkAhead = Groups.size() < Cores;
+  // would idle, so each part decodes its next file meanwhile.
+  bool Ahead = Groups.size() < Cores;
   auto Work = [&] {
     for (size_t I; (I = Next++) < Groups.size();) {
       Part &P = Parts[I];
-      const std::vector<std::string> &Mine = Groups[I];
       Checker C(Invs);
-      // A stream over each file, read whole when small (OpenWhole.cpp); the
-      // next one opened, and decoded ahead, before this one is checked.
-      auto Cur = std::make_unique<Trace>(), Coming = std::make_unique<Trace>();
-      bool Opened = openTraceWhole(Mine[0], *Cur, P.Error, LookAhead);
-      for (size_t F = 0; Opened && F < Mine.size(); ++F) {
-        bool Last = F + 1 == Mine.size();
-        bool DecodeAhead =
-            WalkAhead && !Last && SizeOf.at(Mine[F + 1]) >= AheadFrom;
-        std::string ComingError; // said after this file, as without
-        bool ComingOpened = false;
-        if (DecodeAhead) {
-          ComingOpened =
-              openTraceWhole(Mine[F + 1], *Coming, ComingError, LookAhead);
-          if (ComingOpened)
-            Coming->Stream->walkAhead();
-        }
-        for (const Event &E : events(*Cur))
-          C.observe(*Cur, E);
-        C.endTrace();
-        for (std::string &W : readWarnings(*Cur, Mine[F]))
-          P.Warnings.push_back(std::move(W));
-        if (Last)
-          break;
-        if (DecodeAhead) {
-          std::swap(Cur, Coming);
-          *Coming = Trace(); // the file just checked is let go
-          Opened = ComingOpened;
-        } else {
-          // Let go first: the next file reuses its memory, still in cache
-          // (opened while it was held, 7 % more time on small files).
-          *Cur = Trace();
-          Opened = openTraceWhole(Mine[F + 1], *Cur, ComingError, LookAhead);
-        }
-        if (!Opened)
-          P.Error = ComingError;
-      }
+      eachTrace(
+          Groups[I], LookAhead, Ahead,
+          [&](Trace &T, const std::string &F) {
+            for (const Event &E : events(T))
+              C.observe(T, E);
+            C.endTrace();
+            for (std::string &W : readWarnings(T, F))
+              P.Warnings.push_back(std::move(W));
+          },
+          P.Error);
       P.Report = C.finish();
     }
   };
