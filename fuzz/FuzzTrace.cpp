@@ -7,8 +7,9 @@
 // (jsonl, chrome, dftracer, traincheck, csv), merge (two processes aligned
 // on one timeline, then exported) and report. Then as `sonde check` and
 // `sonde infer` read it (values kept encoded in the bytes, each record
-// checked as the events walk reads it): the events and problems must be
-// those of the check made first (else abort: a finding), and inference
+// checked as the events walk reads it, and decoded ahead on a thread,
+// TraceStream::walkAhead): the events and problems must be those of the
+// check made first (else abort: a finding), and inference
 // from it and a check of it against what was learned must not fail.
 //
 //===----------------------------------------------------------------------===//
@@ -61,11 +62,16 @@ std::string eventsText(TraceStream &S) {
 
 void asCheckReadsIt(const uint8_t *Data, size_t Size) {
   auto B = std::make_shared<const std::vector<uint8_t>>(Data, Data + Size);
-  auto First = openAsCheck(B, false), AsRead = openAsCheck(B, true);
-  if (!First || !AsRead)
+  auto First = openAsCheck(B, false), AsRead = openAsCheck(B, true),
+       Ahead = openAsCheck(B, true);
+  if (!First || !AsRead || !Ahead)
     return;
-  if (eventsText(*First) != eventsText(*AsRead))
-    std::abort(); // the one walk reads another trace than the two
+  std::string Events = eventsText(*First);
+  if (Events != eventsText(*AsRead))
+    std::abort();     // the one walk reads another trace than the two
+  Ahead->walkAhead(); // decoded on a thread before the first next()
+  if (Events != eventsText(*Ahead))
+    std::abort(); // records decoded ahead give another trace
   inv::InferOptions O;
   O.MinSupport = 2; // a small input still learns something to check
   inv::Inferrer In(O);
