@@ -4,7 +4,8 @@
 // one before (TraceStream::walkAhead). The report is the one the files give
 // checked in parts, one after another: the same records, the same
 // violations; an unreadable next file is said after the one before, as
-// without.
+// without. (sonde infer, which reads its files on one core, decodes the
+// next one ahead the same way: the invariants below are learned so.)
 //
 // RUN: %spec
 // RUN: %sonde-rewrite --spec %t.yaml %s -- -std=c++17 > %t.cpp && %check-insertions %s %t.cpp
