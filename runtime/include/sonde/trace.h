@@ -364,8 +364,8 @@ public:
   /// after another on one core (the ranks of a job) decodes the next file
   /// while it uses the one before: a file whose records all sit inside one
   /// region (a training run inside `train`) could give no event before its
-  /// last record anyway. Only trace() and next() may be asked of the
-  /// stream until next() was called.
+  /// last record anyway. Only trace(), next() and late() may be asked of
+  /// the stream until next() was called.
   void walkAhead();
   /// Keep the objects and arrays of values in the file's encoding
   /// (Value::encoded): one allocation per structured value instead of one

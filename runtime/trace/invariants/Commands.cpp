@@ -373,8 +373,7 @@ int runInvariantCommand(int Argc, char **Argv) {
       Value = Argv[++I];
     }
     char *End = nullptr;
-    std::string Why;
-    if (Flag == "--look-ahead") {
+    if (std::string Why; Flag == "--look-ahead") {
       if (!TraceStream::parseLookAhead(Value, LookAhead, Why))
         return usage(Infer, Why);
     } else if (Flag == "--min-support") {

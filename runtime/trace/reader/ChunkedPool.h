@@ -6,8 +6,9 @@
 // memory it ends with: for a 12 MB trace of 1.26 M records, 300 MB and as
 // much time in the kernel's page faults as in the reader. Here the elements
 // live in chunks that are never moved: growing adds a chunk. Past the first
-// two chunks, chunks are cut from larger buffers in huge pages
-// (LargeBuffer.h): a region that holds a whole run fills hundreds of them.
+// two, chunks are cut from larger buffers, mapped in huge pages once they
+// reach a megabyte (LargeBuffer.h): a region that holds a whole run fills
+// hundreds of chunks.
 //
 // Private to the trace library.
 //
@@ -21,7 +22,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <new>
 #include <vector>
 

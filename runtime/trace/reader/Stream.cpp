@@ -576,6 +576,10 @@ std::string TraceStream::lateText() const {
 }
 
 uint64_t TraceStream::late() const {
+  // While records are decoded ahead, none was given in this walk: the
+  // walks before it (Late is written by finishEvents(), on this thread).
+  if (I->Ahead.joinable())
+    return I->Late;
   // While a walk thread runs, Late and the order are its own: what it had
   // given with the event the caller has last.
   if (I->Pf)

@@ -354,6 +354,34 @@ TEST(TraceStream, RecordsDecodedAheadGiveTheSameEvents) {
   EXPECT_EQ(LateChecked, LateHere);
 }
 
+TEST(TraceStream, LateCountsAsTheCallerSeesThemOnAnyThread) {
+  // late() after each event is the count given with that event: the same
+  // on a walk thread (which has walked batches further) as on the caller's
+  // thread, and a stream decoded ahead that gave nothing says none.
+  TraceBuilder B = twoThreads(3, 1000);
+  B.end();
+  auto LateEach = [&B](How H) {
+    TraceStream S;
+    EXPECT_TRUE(openOn(S, B.Bytes));
+    S.setLookAhead(2000);
+    if (H == How::Thread)
+      S.setWalkThread(TraceStream::WalkThread::Always);
+    if (H == How::Ahead) {
+      S.walkAhead();
+      EXPECT_EQ(S.late(), 0u) << "nothing given yet";
+    }
+    std::vector<uint64_t> Out;
+    while (S.next())
+      Out.push_back(S.late());
+    return Out;
+  };
+  auto Here = LateEach(How::Here);
+  ASSERT_GT(Here.back(), 0u);
+  EXPECT_LT(Here.front(), Here.back()) << "counted as the events go out";
+  EXPECT_EQ(LateEach(How::Thread), Here);
+  EXPECT_EQ(LateEach(How::Ahead), Here);
+}
+
 TEST(TraceStream, AStreamDecodedAheadAndDroppedEndsClean) {
   TraceBuilder B = twoThreads(3, 1000);
   B.end();
