@@ -61,10 +61,11 @@ LargeBuffer::LargeBuffer(size_t Bytes) {
     return;
   }
   // Whole huge pages, so that the last one is not split back into small
-  // pages. (The recorder's rings ask for huge pages too, through
-  // posix_memalign, recorder/Threads.cpp; these are mapped on their own
-  // so that a freed one can be kept whole for the next file.) The kernel aligns a mapping of this size to 2 MB itself (THP
-  // alignment of anonymous mappings) where it can.
+  // pages. The kernel aligns a mapping of this size to 2 MB itself (THP
+  // alignment of anonymous mappings) where it can. (The recorder's rings
+  // ask for huge pages too, through posix_memalign, recorder/Threads.cpp;
+  // these are mapped on their own so that a freed one is kept whole for
+  // the next file.)
   size_t Len = (Bytes + HugePage - 1) / HugePage * HugePage;
   if (void *Again = kept().take(Len)) {
     P = Again;
